@@ -1,0 +1,58 @@
+package ledger
+
+// Outcome is how a turn ended, judged by the harness (SPEC §3).
+type Outcome string
+
+// The outcomes of a turn.
+const (
+	OutcomeSuccess   Outcome = "success"   // a complete answer
+	OutcomeTruncated Outcome = "truncated" // HTTP 200 cut at max_tokens, handed back as done
+	OutcomeFailed    Outcome = "failed"    // an error reached the caller
+	OutcomeAborted   Outcome = "aborted"   // a loop guard or step cap stopped the turn
+	OutcomeCancelled Outcome = "cancelled" // the caller's context ended
+)
+
+// Attempt is one request in the record: a turn attempt or a repair call.
+type Attempt struct {
+	N            int    `json:"n"`
+	Purpose      string `json:"purpose"`
+	Model        string `json:"model"`
+	MaxTokens    int    `json:"max_tokens"`
+	InputTokens  int    `json:"input_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+	Status       int    `json:"status"`
+	Kind         string `json:"kind"`
+	WaitBeforeMS int64  `json:"wait_before_ms"`
+	AtMS         int64  `json:"at_ms"` // virtual time since the run began, when it was sent
+}
+
+// Result is what one scenario × strategy run cost. Its JSON is the stable
+// machine contract of SPEC §7.
+type Result struct {
+	Scenario             string    `json:"scenario"`
+	Strategy             string    `json:"strategy"`
+	Outcome              Outcome   `json:"outcome"`
+	Reason               string    `json:"reason,omitempty"` // why it ended so, for failed and truncated
+	Attempts             int       `json:"attempts"`
+	RepairCalls          int       `json:"repair_calls"`
+	WaitMS               int64     `json:"wait_ms"`
+	SubmittedInputTokens int       `json:"submitted_input_tokens"`
+	RepairInputTokens    int       `json:"repair_input_tokens"`
+	OutputTokens         int       `json:"output_tokens"`
+	Fallbacks            int       `json:"fallbacks"`
+	Compactions          int       `json:"compactions"`
+	Escalations          int       `json:"escalations"`
+	Adjustments          int       `json:"adjustments"`
+	Steps                int       `json:"steps"`
+	AttemptsLog          []Attempt `json:"attempts_log"`
+	RepairLog            []Attempt `json:"repair_log"`
+}
+
+// Exposure is the input tokens submitted in all: attempts and repair calls.
+func (r Result) Exposure() int { return r.SubmittedInputTokens + r.RepairInputTokens }
+
+// Report is a whole run: `{"seed": N, "results": [...]}`.
+type Report struct {
+	Seed    uint64   `json:"seed"`
+	Results []Result `json:"results"`
+}

@@ -1,0 +1,51 @@
+package recovery
+
+import "time"
+
+// EventType names what an Event reports.
+type EventType string
+
+// The events an engine emits, in the order a turn can meet them.
+const (
+	// EventAttempt: a request was sent and its result classified. Request,
+	// Response or Failure.Err, Failure, Attempt and WaitBefore are set.
+	EventAttempt EventType = "attempt"
+	// EventRepair: a repair call (summarisation) was sent; like EventAttempt.
+	EventRepair EventType = "repair"
+	// EventWait: the engine is about to sleep Wait.
+	EventWait EventType = "wait"
+	// EventFallback: the next request goes to model To instead of From.
+	EventFallback EventType = "fallback"
+	// EventEscalate: max_tokens raised from FromTokens to ToTokens.
+	EventEscalate EventType = "escalate"
+	// EventAdjust: max_tokens lowered from FromTokens to ToTokens to fit the window.
+	EventAdjust EventType = "adjust"
+	// EventCompact: older messages replaced by a summary; FromTokens and
+	// ToTokens are the input before and after.
+	EventCompact EventType = "compact"
+	// EventGiveUp: the engine stops with Err.
+	EventGiveUp EventType = "give_up"
+	// EventDone: the engine hands back an answer.
+	EventDone EventType = "done"
+)
+
+// Event is one thing the engine did. Observers must not keep Request past
+// the call unless they copy it.
+type Event struct {
+	Type       EventType
+	Time       time.Time // the engine's clock when it happened
+	Attempt    int       // turn attempts sent so far, this one included
+	Request    *Request
+	Response   *Response
+	Failure    Failure
+	WaitBefore time.Duration // for attempts and repairs: the wait just before
+	Wait       time.Duration // for EventWait
+	From, To   string
+	FromTokens int
+	ToTokens   int
+	Reason     string
+	Err        error
+}
+
+// Observer receives events synchronously, in order.
+type Observer func(Event)

@@ -1,0 +1,88 @@
+package recovery
+
+import (
+	"context"
+	"fmt"
+	"net/http"
+)
+
+// Purpose says why a request is sent: for the turn itself, or as a repair
+// call (a summarisation for compaction). Providers may pass it on, for
+// example as a header, so that a server can tell the two apart.
+type Purpose string
+
+// The purposes of a request.
+const (
+	PurposeTurn   Purpose = "turn"
+	PurposeRepair Purpose = "repair"
+)
+
+// Message is one message of the conversation.
+type Message struct {
+	Role string // "user" or "assistant"
+	Text string
+}
+
+// Request is what the engine asks a Provider to send.
+type Request struct {
+	Model     string
+	MaxTokens int
+	System    string
+	Messages  []Message
+	Purpose   Purpose
+}
+
+// Clone returns a copy whose Messages can be changed without touching r's.
+func (r Request) Clone() Request {
+	r.Messages = append([]Message(nil), r.Messages...)
+	return r
+}
+
+// Response is a model's answer (HTTP 200).
+type Response struct {
+	ID           string
+	Model        string
+	Text         string
+	StopReason   string // end_turn, max_tokens, stop_sequence, tool_use, refusal, ...
+	InputTokens  int
+	OutputTokens int
+	Header       http.Header
+}
+
+// Provider sends one request and returns the answer. An answer with an
+// error status comes back as an *APIError; a transport failure as the
+// underlying error, wrapped with %w so that its cause chain survives.
+// A Provider must not retry: the engine is the one retry loop.
+type Provider interface {
+	Send(ctx context.Context, req Request) (*Response, error)
+}
+
+// ProviderFunc adapts a function to Provider.
+type ProviderFunc func(ctx context.Context, req Request) (*Response, error)
+
+// Send calls f.
+func (f ProviderFunc) Send(ctx context.Context, req Request) (*Response, error) { return f(ctx, req) }
+
+var _ Provider = ProviderFunc(nil)
+
+// APIError is an error status from the server, in a provider-neutral shape.
+type APIError struct {
+	StatusCode int
+	Type       string // error.type: rate_limit_error, overloaded_error, invalid_request_error, ...
+	Code       string // error.code where the API has one (OpenAI: context_length_exceeded, insufficient_quota)
+	Message    string
+	RequestID  string
+	Header     http.Header
+	Err        error // the SDK's own error, for callers that want it
+}
+
+func (e *APIError) Error() string {
+	kind := e.Type
+	if e.Code != "" {
+		kind += "/" + e.Code
+	}
+	return fmt.Sprintf("api error %d %s: %s", e.StatusCode, kind, e.Message)
+}
+
+// Unwrap returns the SDK's error.
+func (e *APIError) Unwrap() error { return e.Err }

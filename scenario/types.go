@@ -1,0 +1,102 @@
+package scenario
+
+import "time"
+
+// Scenario is one scenario file: the turn to attempt, the models the mock
+// serves, and the script it follows (SPEC §6).
+type Scenario struct {
+	Name        string            `yaml:"name"`
+	Description string            `yaml:"description"`
+	Models      map[string]Model  `yaml:"models"`
+	Turn        Turn              `yaml:"turn"`
+	Compaction  Compaction        `yaml:"compaction"`
+	Script      []Rule            `yaml:"script"`
+	Expect      map[string]Expect `yaml:"expect"`
+
+	// Path is the file the scenario was loaded from ("" when built in code).
+	Path string `yaml:"-"`
+}
+
+// Model is a model the mock serves and the limits it enforces.
+type Model struct {
+	ContextWindow int `yaml:"context_window"`
+	MaxOutput     int `yaml:"max_output"`
+}
+
+// Turn is the request to attempt, declared by size.
+type Turn struct {
+	Model        string         `yaml:"model"`
+	Fallback     []string       `yaml:"fallback"`
+	MaxTokens    int            `yaml:"max_tokens"`
+	SystemTokens int            `yaml:"system_tokens"`
+	Messages     []MessageGroup `yaml:"messages"`
+	// AnswerTokens is how many output tokens a complete answer needs.
+	AnswerTokens int `yaml:"answer_tokens"`
+}
+
+// MessageGroup is Count messages sharing Tokens tokens, roles alternating.
+type MessageGroup struct {
+	Count  int `yaml:"count"`
+	Tokens int `yaml:"tokens"`
+}
+
+// Compaction describes the mock's answer to a summarisation repair call.
+type Compaction struct {
+	SummaryTokens int `yaml:"summary_tokens"`
+}
+
+// Rule is one line of the script: the first rule whose When matches the
+// request answers it with Respond. Times > 0 makes a rule run out after
+// that many uses (per session).
+type Rule struct {
+	When    When    `yaml:"when"`
+	Times   int     `yaml:"times"`
+	Respond Respond `yaml:"respond"`
+}
+
+// When matches a request. Zero fields match anything.
+type When struct {
+	Model string `yaml:"model"`
+	// Attempt is the 1-based number of the request among the session's
+	// requests of the same purpose.
+	Attempt int `yaml:"attempt"`
+	// After and Before bound the virtual time since the session began:
+	// After <= t < Before.
+	After  Duration `yaml:"after"`
+	Before Duration `yaml:"before"`
+	// Purpose is "turn" or "repair" ("" matches both).
+	Purpose string `yaml:"purpose"`
+}
+
+// Respond is what a rule answers.
+type Respond struct {
+	// OK answers with a complete answer of the turn's answer_tokens (or
+	// the compaction's summary_tokens for a repair call).
+	OK      bool              `yaml:"ok"`
+	Status  int               `yaml:"status"`
+	Type    string            `yaml:"type"`
+	Message string            `yaml:"message"`
+	Headers map[string]string `yaml:"headers"`
+}
+
+// Expect is a scenario's budget for one strategy (SPEC §6). Every field is a
+// comparison such as "<= 4", "< 3s" or "== 0"; a bare value means "==";
+// an empty field is free.
+type Expect struct {
+	Outcome              string `yaml:"outcome"`
+	Attempts             string `yaml:"attempts"`
+	Wait                 string `yaml:"wait"`
+	SubmittedInputTokens string `yaml:"submitted_input_tokens"`
+	RepairInputTokens    string `yaml:"repair_input_tokens"`
+	RepairCalls          string `yaml:"repair_calls"`
+	Fallbacks            string `yaml:"fallbacks"`
+	Escalations          string `yaml:"escalations"`
+	Compactions          string `yaml:"compactions"`
+	Steps                string `yaml:"steps"`
+}
+
+// Duration is a time.Duration written as "30s", "1m30s" or "500ms" in YAML.
+type Duration time.Duration
+
+// D returns d as a time.Duration.
+func (d Duration) D() time.Duration { return time.Duration(d) }
