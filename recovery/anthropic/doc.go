@@ -1,0 +1,15 @@
+// Package anthropic is a recovery.Provider over the official Anthropic Go
+// SDK (github.com/anthropics/anthropic-sdk-go/v2).
+//
+// The SDK retries on its own (twice by default, on connection errors, 408,
+// 409, 429 and 5xx, honouring x-should-retry and retry-after). A Provider
+// switches that off with option.WithMaxRetries(0), added after every option
+// the caller gives, so that the recovery engine is the one retry loop and
+// every request on the wire is an attempt it counted.
+//
+// Send maps a recovery.Request onto one Messages API call and back: an
+// answer becomes a *recovery.Response with its headers, an error status a
+// *recovery.APIError that wraps the SDK's *anthropic.Error, and any other
+// failure the SDK's error wrapped with %w, so that the classifier can still
+// find the connection reset or the context error in its chain.
+package anthropic

@@ -1,0 +1,179 @@
+package anthropic
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"net/http"
+	"strings"
+	"time"
+
+	"github.com/anthropics/anthropic-sdk-go/v2"
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/tidwall/gjson"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// DefaultRequestTimeout bounds one attempt when the caller sets no
+// option.WithRequestTimeout. The SDK needs one: without it, it computes a
+// timeout from max_tokens and refuses a non-streaming request above about
+// 21,000 max_tokens ("streaming is required for operations that may take
+// longer than 10 minutes") before sending anything.
+const DefaultRequestTimeout = 10 * time.Minute
+
+// Provider sends recovery requests through the Anthropic Messages API with
+// the SDK's own retries off. A Provider is immutable and safe for
+// concurrent use.
+type Provider struct {
+	client anthropic.Client
+	// perRequest compute options from each request, in the order they were
+	// added.
+	perRequest []func(recovery.Request) []option.RequestOption
+}
+
+var _ recovery.Provider = (*Provider)(nil)
+
+// New builds a Provider on a client made with opts (base URL, API key, HTTP
+// client, ...), applied over the SDK's environment defaults as
+// anthropic.NewClient applies them. Two options are forced: a request
+// timeout of DefaultRequestTimeout unless opts set one, and
+// option.WithMaxRetries(0), applied last so that no option can turn the
+// SDK's retries back on.
+func New(opts ...option.RequestOption) *Provider {
+	all := make([]option.RequestOption, 0, len(opts)+2)
+	// First, so that a caller's WithRequestTimeout, applied later, wins.
+	all = append(all, option.WithRequestTimeout(DefaultRequestTimeout))
+	all = append(all, opts...)
+	all = append(all, option.WithMaxRetries(0))
+	return &Provider{client: anthropic.NewClient(all...)}
+}
+
+// WithRequestOptions returns a copy of p that adds the options f computes
+// from each request to that request's call, after those of p (the harness
+// uses it to send an X-Faultbench-Purpose header). Retries stay off
+// whatever f returns.
+func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestOption) *Provider {
+	q := *p
+	if f == nil {
+		return &q
+	}
+	q.perRequest = append(append([]func(recovery.Request) []option.RequestOption(nil), p.perRequest...), f)
+	return &q
+}
+
+// Send makes one Messages API call for req: model, max_tokens, the system
+// prompt as one text block when there is one, and the messages in order as
+// text blocks. It never retries.
+func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Response, error) {
+	params, err := messageParams(req)
+	if err != nil {
+		return nil, err
+	}
+	var httpResp *http.Response
+	var opts []option.RequestOption
+	for _, f := range p.perRequest {
+		opts = append(opts, f(req)...)
+	}
+	opts = append(opts, option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
+
+	msg, err := p.client.Messages.New(ctx, params, opts...)
+	if err != nil {
+		var sdkErr *anthropic.Error
+		if errors.As(err, &sdkErr) {
+			return nil, apiError(sdkErr)
+		}
+		return nil, fmt.Errorf("anthropic: %w", err)
+	}
+	return response(msg, httpResp), nil
+}
+
+func messageParams(req recovery.Request) (anthropic.MessageNewParams, error) {
+	params := anthropic.MessageNewParams{
+		Model:     anthropic.Model(req.Model),
+		MaxTokens: int64(req.MaxTokens),
+		Messages:  make([]anthropic.MessageParam, 0, len(req.Messages)),
+	}
+	if req.System != "" {
+		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+	}
+	for i, m := range req.Messages {
+		block := anthropic.NewTextBlock(m.Text)
+		switch m.Role {
+		case "user":
+			params.Messages = append(params.Messages, anthropic.NewUserMessage(block))
+		case "assistant":
+			params.Messages = append(params.Messages, anthropic.NewAssistantMessage(block))
+		default:
+			return params, fmt.Errorf("anthropic: message %d has role %q, want user or assistant", i, m.Role)
+		}
+	}
+	return params, nil
+}
+
+func response(msg *anthropic.Message, httpResp *http.Response) *recovery.Response {
+	var text strings.Builder
+	for _, block := range msg.Content {
+		if block.Type == "text" {
+			text.WriteString(block.Text)
+		}
+	}
+	resp := &recovery.Response{
+		ID:           msg.ID,
+		Model:        string(msg.Model),
+		Text:         text.String(),
+		StopReason:   string(msg.StopReason),
+		InputTokens:  int(msg.Usage.InputTokens),
+		OutputTokens: int(msg.Usage.OutputTokens),
+	}
+	if httpResp != nil {
+		resp.Header = httpResp.Header
+	}
+	return resp
+}
+
+// maxRawMessage bounds how much of a body that is not JSON becomes the
+// message of an APIError.
+const maxRawMessage = 1024
+
+// apiError maps the SDK's error for an error status onto the engine's
+// provider-neutral shape.
+func apiError(e *anthropic.Error) *recovery.APIError {
+	raw := e.RawJSON()
+	out := &recovery.APIError{
+		StatusCode: e.StatusCode,
+		Type:       string(e.Type()),
+		Code:       string(e.ErrorCode()),
+		Message:    e.Message,
+		RequestID:  e.RequestID,
+		Err:        e,
+	}
+	if out.Type == "" {
+		out.Type = gjson.Get(raw, "error.type").String()
+	}
+	if out.Message == "" {
+		out.Message = gjson.Get(raw, "error.message").String()
+	}
+	if out.Message == "" && !gjson.Valid(raw) {
+		// A proxy's plain-text or HTML page: its words are all there is.
+		out.Message = truncate(strings.TrimSpace(raw), maxRawMessage)
+	}
+	if e.Response != nil {
+		out.Header = e.Response.Header
+		if out.RequestID == "" {
+			out.RequestID = e.Response.Header.Get("request-id")
+		}
+	}
+	return out
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	// Cut on a rune boundary.
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

@@ -1,0 +1,230 @@
+package recovery
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"net/http"
+	"strings"
+	"syscall"
+)
+
+var _ Classifier = DefaultClassifier
+
+// DefaultClassifier classifies an attempt as SPEC §4 describes, reading
+// every layer it is given:
+//
+//   - on an answer (HTTP 200), the stop reason and emptiness: max_tokens
+//     (or OpenAI's length) is truncated, refusal (or content_filter) a
+//     refusal, model_context_window_exceeded a context overflow, no text
+//     with stop reason end_turn or none an empty response, anything else ok;
+//   - the caller's context: context.Canceled is cancelled,
+//     context.DeadlineExceeded a timeout;
+//   - an *APIError anywhere in the chain: its status, error type and code,
+//     the wording of its message (a 400, 413 or 422 that says the prompt or
+//     context is too long is a context overflow, with the numbers
+//     ParseOverflow finds) and its x-should-retry header;
+//   - a transport error, by its cause chain: a net.Error that timed out is a
+//     timeout; a reset, refused, aborted or broken connection, an
+//     unexpected EOF or any other *net.OpError is a connection failure.
+//
+// Everything else is unknown. It never reads an error's Error() text, only
+// the values in the chain (errors.Is, errors.As). A Provider that returns
+// neither an answer nor an error gets unknown.
+func DefaultClassifier(resp *Response, err error) Failure {
+	f := Failure{Kind: KindUnknown, Err: err}
+	if resp != nil {
+		f.Header = resp.Header
+	}
+	switch {
+	case err != nil:
+		classifyError(&f, err)
+	case resp != nil:
+		classifyAnswer(&f, resp)
+	}
+	return f
+}
+
+func classifyAnswer(f *Failure, resp *Response) {
+	f.StatusCode = http.StatusOK
+	switch resp.StopReason {
+	case "max_tokens", "length":
+		f.Kind = KindTruncated
+	case "refusal", "content_filter":
+		f.Kind = KindRefusal
+	case "model_context_window_exceeded":
+		f.Kind = KindContextOverflow
+		f.Overflow = Overflow{Input: resp.InputTokens}
+	case "end_turn", "":
+		if resp.Text == "" {
+			f.Kind = KindEmptyResponse
+		} else {
+			f.Kind = KindOK
+		}
+	default:
+		f.Kind = KindOK
+	}
+}
+
+func classifyError(f *Failure, err error) {
+	if errors.Is(err, context.Canceled) {
+		f.Kind = KindCancelled
+		return
+	}
+	if errors.Is(err, context.DeadlineExceeded) {
+		f.Kind = KindTimeout
+		return
+	}
+	var apiErr *APIError
+	if errors.As(err, &apiErr) {
+		classifyAPIError(f, apiErr)
+		return
+	}
+	f.Kind = transportKind(err)
+}
+
+func classifyAPIError(f *Failure, e *APIError) {
+	f.StatusCode = e.StatusCode
+	if e.Header != nil {
+		f.Header = e.Header
+	}
+	f.ShouldRetry = shouldRetryHeader(e.Header)
+
+	switch e.StatusCode {
+	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
+		if o, ok := ParseOverflow(e.Message); ok {
+			f.Kind, f.Overflow = KindContextOverflow, o
+			return
+		}
+		if e.Code == "context_length_exceeded" || mentionsContext(e.Message) {
+			f.Kind = KindContextOverflow
+			return
+		}
+	}
+	if e.StatusCode == 529 || e.Type == "overloaded_error" {
+		f.Kind = KindOverloaded
+		return
+	}
+
+	switch code := e.StatusCode; {
+	case code == http.StatusBadRequest:
+		// Anthropic answers an empty balance with a 400 ("Your credit
+		// balance is too low"); it stops the turn either way.
+		if containsAny(e.Message, "credit balance") {
+			f.Kind = KindQuotaExhausted
+		} else {
+			f.Kind = KindInvalidRequest
+		}
+	case code == http.StatusUnauthorized:
+		f.Kind = KindAuth
+	case code == http.StatusPaymentRequired:
+		f.Kind = KindQuotaExhausted
+	case code == http.StatusForbidden:
+		f.Kind = KindPermission
+	case code == http.StatusNotFound:
+		f.Kind = KindNotFound
+	case code == http.StatusRequestTimeout:
+		f.Kind = KindTimeout
+	case code == http.StatusConflict:
+		f.Kind = KindConflict
+	case code == http.StatusRequestEntityTooLarge:
+		f.Kind = KindRequestTooLarge
+	case code == http.StatusUnprocessableEntity:
+		f.Kind = KindInvalidRequest
+	case code == http.StatusTooManyRequests:
+		if quotaExhausted(e) {
+			f.Kind = KindQuotaExhausted
+		} else {
+			f.Kind = KindRateLimit
+		}
+	case code >= 500 && code <= 599:
+		f.Kind = KindServer
+	default:
+		f.Kind = KindUnknown
+	}
+}
+
+// quotaExhausted tells a 429 that will not pass with time (OpenAI's
+// insufficient_quota, Anthropic's spend limits, any body that speaks of
+// quota, billing or credit) from a rate limit. A code that names a rate
+// limit settles it first: OpenAI's free-tier rate_limit_exceeded message
+// points at the billing page.
+func quotaExhausted(e *APIError) bool {
+	switch e.Code {
+	case "insufficient_quota", "contract_spend_limit_reached", "enforced_spend_limit_reached":
+		return true
+	case "rate_limit_exceeded", "ramp_limit_exceeded":
+		return false
+	}
+	return containsAny(e.Type, "quota", "billing", "credit") ||
+		containsAny(e.Message, "quota", "billing", "credit")
+}
+
+// contextWords are the phrases by which servers say, without numbers, that
+// the prompt does not fit the model's context. They stay about the context
+// or the input: "max_tokens: 64000 > 32000, which is the maximum allowed
+// number of output tokens" is an invalid request, not an overflow.
+var contextWords = []string{
+	"prompt is too long",
+	"prompt too long",
+	"input is too long",
+	"input too long",
+	"context length",
+	"context_length_exceeded",
+	"context window",
+	"context limit",
+	"maximum context",
+	"too many input tokens",
+	"input token count",
+}
+
+func mentionsContext(msg string) bool { return containsAny(msg, contextWords...) }
+
+// containsAny reports whether s contains any of words, ignoring case.
+func containsAny(s string, words ...string) bool {
+	s = strings.ToLower(s)
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// shouldRetryHeader reads x-should-retry; nil when it is absent or neither true
+// nor false.
+func shouldRetryHeader(h http.Header) *bool {
+	var v bool
+	switch strings.ToLower(strings.TrimSpace(h.Get("x-should-retry"))) {
+	case "true":
+		v = true
+	case "false":
+		v = false
+	default:
+		return nil
+	}
+	return &v
+}
+
+// transportKind classifies an error that carries no response by its cause
+// chain.
+func transportKind(err error) Kind {
+	var netErr net.Error
+	if errors.As(err, &netErr) && netErr.Timeout() {
+		return KindTimeout
+	}
+	for _, cause := range []error{
+		syscall.ECONNRESET, syscall.ECONNREFUSED, syscall.ECONNABORTED, syscall.EPIPE,
+		io.ErrUnexpectedEOF, io.EOF, net.ErrClosed,
+	} {
+		if errors.Is(err, cause) {
+			return KindConnection
+		}
+	}
+	var opErr *net.OpError
+	if errors.As(err, &opErr) {
+		return KindConnection
+	}
+	return KindUnknown
+}

@@ -1,0 +1,141 @@
+package recovery
+
+import (
+	"context"
+	crand "crypto/rand"
+	"encoding/binary"
+	"math/rand/v2"
+	"time"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/internal/tokens"
+)
+
+// Clock is the engine's only source of time: the harness injects a virtual
+// one, production code the wall clock (the default).
+type Clock interface {
+	Now() time.Time
+	// Sleep waits d, or returns ctx's error as soon as ctx ends.
+	Sleep(ctx context.Context, d time.Duration) error
+}
+
+// Limits are a model's context window and output limit, in tokens. A zero
+// field is unknown.
+type Limits struct {
+	ContextWindow int
+	MaxOutput     int
+}
+
+// Engine runs a Strategy over a Provider. It holds configuration only; each
+// call to Do owns its counters, so one Engine may serve many turns — but the
+// random source it was given is shared, so give each concurrent user its own
+// Engine when runs must replay exactly.
+type Engine struct {
+	provider  Provider
+	strategy  Strategy
+	clock     Clock
+	rand      *rand.Rand
+	observe   Observer
+	classify  Classifier
+	limits    map[string]Limits
+	count     func(Request) int
+	fallbacks []string
+}
+
+// Option configures an Engine.
+type Option func(*Engine)
+
+// WithClock sets the clock; the default is the wall clock.
+func WithClock(c Clock) Option { return func(e *Engine) { e.clock = c } }
+
+// WithRand sets the random source used for jitter. The default is seeded
+// from crypto/rand, so two processes do not jitter in step; inject a seeded
+// source to replay a run.
+func WithRand(r *rand.Rand) Option { return func(e *Engine) { e.rand = r } }
+
+// WithObserver sets the function that receives every Event.
+func WithObserver(o Observer) Option { return func(e *Engine) { e.observe = o } }
+
+// WithClassifier replaces DefaultClassifier.
+func WithClassifier(c Classifier) Option { return func(e *Engine) { e.classify = c } }
+
+// WithLimits tells the engine each model's window and output limit, so that
+// escalation and compaction can plan requests that fit. Without them the
+// engine learns the window from overflow errors.
+func WithLimits(l map[string]Limits) Option { return func(e *Engine) { e.limits = l } }
+
+// WithCounter sets how the engine counts a request's input tokens. The
+// default is CountTokens: ceil(bytes/4) per text, the rule faultbench's mock
+// counts by.
+func WithCounter(f func(Request) int) Option { return func(e *Engine) { e.count = f } }
+
+// WithFallbacks sets the models to switch to, in order, when the turn's
+// model is overloaded or not found.
+func WithFallbacks(models ...string) Option {
+	return func(e *Engine) { e.fallbacks = append([]string(nil), models...) }
+}
+
+// New returns an engine that runs s over p.
+func New(p Provider, s Strategy, opts ...Option) *Engine {
+	e := &Engine{provider: p, strategy: s}
+	for _, o := range opts {
+		o(e)
+	}
+	if e.clock == nil {
+		e.clock = clock.Real{}
+	}
+	if e.rand == nil {
+		var seed [16]byte
+		_, _ = crand.Read(seed[:])
+		e.rand = rand.New(rand.NewPCG(binary.LittleEndian.Uint64(seed[:8]), binary.LittleEndian.Uint64(seed[8:])))
+	}
+	if e.classify == nil {
+		e.classify = DefaultClassifier
+	}
+	if e.count == nil {
+		e.count = CountTokens
+	}
+	if e.observe == nil {
+		e.observe = func(Event) {}
+	}
+	return e
+}
+
+// Strategy returns the engine's strategy.
+func (e *Engine) Strategy() Strategy { return e.strategy }
+
+// CountTokens counts a request's input tokens by faultbench's rule:
+// ceil(bytes/4) for the system prompt and for each message's text.
+func CountTokens(r Request) int {
+	n := tokens.Count(r.System)
+	for _, m := range r.Messages {
+		n += tokens.Count(m.Text)
+	}
+	return n
+}
+
+// Result is what a turn produced and what it took. Do returns it even when
+// it returns an error, so a caller can see what was spent.
+type Result struct {
+	Response    *Response // the answer handed back; nil when none was
+	Request     Request   // the last request sent for the turn
+	Attempts    int
+	RepairCalls int
+	Fallbacks   int
+	Escalations int
+	Adjustments int
+	Compactions int
+	Waited      time.Duration
+}
+
+// Do runs one turn: it sends req, recovers from failures as the strategy
+// says, and returns the answer. A truncated answer that cannot be grown is
+// handed back without an error (its StopReason says max_tokens). When the
+// engine gives up, the error is a *GiveUpError wrapping the last failure.
+func (e *Engine) Do(ctx context.Context, req Request) (*Result, error) {
+	if req.Purpose == "" {
+		req.Purpose = PurposeTurn
+	}
+	t := &turn{e: e, s: e.strategy, req: req.Clone(), models: append([]string{req.Model}, e.fallbacks...)}
+	return t.run(ctx)
+}

@@ -1,0 +1,175 @@
+package recovery
+
+import (
+	"context"
+	"fmt"
+)
+
+// limits returns what the engine knows of the current model: its declared
+// limits, with the window narrowed to what an overflow taught it.
+func (t *turn) limits() Limits {
+	l := t.e.limits[t.req.Model]
+	if t.window > 0 && (l.ContextWindow == 0 || t.window < l.ContextWindow) {
+		l.ContextWindow = t.window
+	}
+	return l
+}
+
+// fit lowers max_tokens so that input + max_tokens fits the known window,
+// as long as that leaves at least the adjustment floor. It runs after every
+// change of the request once an overflow has been seen.
+func (t *turn) fit() {
+	w := t.limits().ContextWindow
+	if !t.overflowSeen || w == 0 {
+		return
+	}
+	input := t.e.count(t.req)
+	if room := w - input; room >= t.s.adjustFloor() && t.req.MaxTokens > room {
+		t.req.MaxTokens = room
+	}
+}
+
+// doomed reports, once an overflow has been seen, a planned request that
+// cannot fit the known window: it is handled as the overflow it would
+// cause, without sending it.
+func (t *turn) doomed() (Failure, bool) {
+	w := t.limits().ContextWindow
+	if !t.overflowSeen || w == 0 {
+		return Failure{}, false
+	}
+	input := t.e.count(t.req)
+	if input+t.req.MaxTokens <= w {
+		return Failure{}, false
+	}
+	return Failure{
+		Kind:     KindContextOverflow,
+		Overflow: Overflow{Input: input, MaxTokens: t.req.MaxTokens, Window: w},
+		Err:      fmt.Errorf("recovery: planned request does not fit the window: %d + %d > %d", input, t.req.MaxTokens, w),
+	}, true
+}
+
+// escalate raises max_tokens after a truncated answer: ×factor, bounded by
+// the model's output limit and by the window less the input. It reports
+// false when the budget cannot grow.
+func (t *turn) escalate(resp *Response) bool {
+	f := t.s.EscalationFactor
+	if f <= 1 || t.res.Escalations >= t.s.maxEscalations() {
+		return false
+	}
+	from := t.req.MaxTokens
+	to := int(float64(from) * f)
+	l := t.limits()
+	if l.MaxOutput > 0 && to > l.MaxOutput {
+		to = l.MaxOutput
+	}
+	if l.ContextWindow > 0 {
+		input := resp.InputTokens
+		if input == 0 {
+			input = t.e.count(t.req)
+		}
+		if room := l.ContextWindow - input; to > room {
+			to = room
+		}
+	}
+	if to <= from {
+		return false
+	}
+	t.req.MaxTokens = to
+	t.res.Escalations++
+	t.newStep()
+	t.e.observe(Event{Type: EventEscalate, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: to})
+	return true
+}
+
+// recoverOverflow handles a context overflow: never wait; lower max_tokens
+// when the input alone fits, else compact; give up past the compaction
+// limit.
+func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, error) {
+	t.overflowSeen = true
+	o := f.Overflow
+	if o.Window > 0 {
+		t.window = o.Window
+	}
+	input := o.Input
+	if input == 0 {
+		input = t.e.count(t.req)
+	}
+	window := t.limits().ContextWindow
+	if t.s.Adjust && window > 0 && input < window {
+		room := window - input - t.s.adjustBuffer()
+		if room >= t.s.adjustFloor() && room < t.req.MaxTokens {
+			from := t.req.MaxTokens
+			t.req.MaxTokens = room
+			t.res.Adjustments++
+			t.newStep()
+			t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: room})
+			return true, nil, nil
+		}
+	}
+	if !t.s.Compact {
+		res, err := t.giveUp(f, "context overflow and compaction is off")
+		return false, res, err
+	}
+	if t.res.Compactions >= t.s.maxCompactions() {
+		res, err := t.giveUp(f, fmt.Sprintf("context still overflows after %d compactions", t.res.Compactions))
+		return false, res, err
+	}
+	if err := t.compact(ctx); err != nil {
+		res, gerr := t.giveUp(Failure{Kind: f.Kind, Err: fmt.Errorf("compaction: %w", err), Overflow: o}, "compaction failed")
+		return false, res, gerr
+	}
+	return true, nil, nil
+}
+
+// summaryPrompt asks the model for the summary that replaces older messages.
+const summaryPrompt = "Summarise the conversation above so that the work can continue from the summary alone: the task, the decisions made, the state of the work and what remains to do."
+
+// summaryPrefix introduces the summary in the compacted conversation.
+const summaryPrefix = "Summary of the earlier conversation:\n"
+
+// compact replaces all but the KeepRecent most recent messages with a
+// summary obtained through one repair call.
+func (t *turn) compact(ctx context.Context) error {
+	keep := t.s.keepRecent()
+	msgs := t.req.Messages
+	if len(msgs) <= keep {
+		return fmt.Errorf("only %d messages, all kept: nothing to summarise", len(msgs))
+	}
+	old, recent := msgs[:len(msgs)-keep], msgs[len(msgs)-keep:]
+	repair := Request{
+		Model:     t.req.Model,
+		MaxTokens: t.s.summaryMaxTokens(),
+		System:    t.req.System,
+		Messages:  append(append([]Message(nil), old...), Message{Role: "user", Text: summaryPrompt}),
+		Purpose:   PurposeRepair,
+	}
+	l := t.limits()
+	if l.MaxOutput > 0 && repair.MaxTokens > l.MaxOutput {
+		repair.MaxTokens = l.MaxOutput
+	}
+	// The summarisation must fit the window itself: drop the oldest
+	// messages from it until it does (they are lost, as in Claude Code's
+	// head truncation).
+	for l.ContextWindow > 0 && len(repair.Messages) > 1 && t.e.count(repair)+repair.MaxTokens > l.ContextWindow {
+		repair.Messages = repair.Messages[1:]
+	}
+	before := t.e.count(t.req)
+	saved := t.req
+	t.req = repair
+	resp, f := t.send(ctx, EventRepair)
+	t.req = saved
+	t.res.RepairCalls++
+	// A summary cut at its max_tokens still shrinks the context: use it.
+	if f.Kind != KindOK && f.Kind != KindTruncated {
+		if f.Err != nil {
+			return f.Err
+		}
+		return fmt.Errorf("summary came back %s", f.Kind)
+	}
+	t.req.Messages = append([]Message{{Role: "user", Text: summaryPrefix + resp.Text}}, recent...)
+	t.res.Compactions++
+	t.newStep()
+	t.fit()
+	t.e.observe(Event{Type: EventCompact, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: before, ToTokens: t.e.count(t.req)})
+	return nil
+}
