@@ -1,0 +1,282 @@
+package scenario
+
+import (
+	"fmt"
+	"maps"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/goccy/go-yaml/token"
+)
+
+// nameRE is what a scenario name may be: it is a path segment of the
+// mock's URLs (http://ADDR/<name>/), and "_faultbench" stays reserved.
+var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// The purposes a rule can match (SPEC §6).
+const (
+	PurposeTurn   = "turn"
+	PurposeRepair = "repair"
+)
+
+// Validate checks a scenario built in code (or changed after loading) as
+// Parse checks a file, and returns every problem, as Parse does but
+// without lines. It does not fill defaults.
+func (s *Scenario) Validate() error {
+	v := &validator{file: s.Path}
+	v.scenario(s)
+	return join(v.errs)
+}
+
+// validator checks a decoded scenario. pos says where each field path was
+// written (a missing field is reported at its parent). A problem at, under
+// or above a path in bad is not reported, as that value failed to decode
+// and the decoder said so; nor is one exactly at a path in typo (a field
+// that is missing because its key is misspelt, or the struct holding it).
+type validator struct {
+	file string
+	pos  map[string]token.Position
+	bad  map[string]bool
+	typo map[string]bool
+	errs []*Error
+}
+
+func (v *validator) errorf(path, format string, args ...any) {
+	if v.typo[path] {
+		return
+	}
+	for p, ok := path, true; ok; p, ok = parentPath(p) {
+		if v.bad[p] {
+			return
+		}
+	}
+	for p := range v.bad { // a check of a whole whose part is unreadable
+		if strings.HasPrefix(p, path+".") || strings.HasPrefix(p, path+"[") {
+			return
+		}
+	}
+	e := &Error{File: v.file, Field: path, Msg: fmt.Sprintf(format, args...)}
+	for p, ok := path, true; ok; p, ok = parentPath(p) {
+		if at, found := v.pos[p]; found {
+			e.Line, e.Column = at.Line, at.Column
+			break
+		}
+	}
+	v.errs = append(v.errs, e)
+}
+
+func (v *validator) scenario(s *Scenario) {
+	switch {
+	case s.Name == "":
+		v.errorf("name", "required: the scenario's name, as in its URL (lower case, digits, . _ -)")
+	case !nameRE.MatchString(s.Name):
+		v.errorf("name", "%q cannot be a URL path segment: use lower case letters, digits, '.', '_' and '-', starting with a letter or digit", s.Name)
+	}
+	if strings.TrimSpace(s.Description) == "" {
+		v.errorf("description", "required: say what the scenario teaches")
+	}
+	v.models(s.Models)
+	v.turn(s)
+	if s.Compaction.SummaryTokens < 0 {
+		v.errorf("compaction.summary_tokens", "must be >= 0 (0 means %d), got %d", DefaultSummaryTokens, s.Compaction.SummaryTokens)
+	}
+	for i, r := range s.Script {
+		v.rule(s, fmt.Sprintf("script[%d]", i), r)
+	}
+	for _, name := range slices.Sorted(maps.Keys(s.Expect)) {
+		v.expect(keyPath("expect", name), name, s.Expect[name])
+	}
+}
+
+func (v *validator) models(models map[string]Model) {
+	if len(models) == 0 {
+		v.errorf("models", "required: at least one model, such as  primary: {context_window: 200000, max_output: 32000}")
+		return
+	}
+	for _, name := range slices.Sorted(maps.Keys(models)) {
+		m, path := models[name], keyPath("models", name)
+		if strings.TrimSpace(name) == "" {
+			v.errorf(path, "a model needs a name")
+		}
+		if m.ContextWindow <= 0 {
+			v.errorf(path+".context_window", "must be > 0, got %d", m.ContextWindow)
+		}
+		switch {
+		case m.MaxOutput <= 0:
+			v.errorf(path+".max_output", "must be > 0, got %d", m.MaxOutput)
+		case m.ContextWindow > 0 && m.MaxOutput > m.ContextWindow:
+			v.errorf(path+".max_output", "must be <= context_window (%d), got %d", m.ContextWindow, m.MaxOutput)
+		}
+	}
+}
+
+// declared reports a model reference that names no model; it says nothing
+// when the models block itself failed to decode.
+func (v *validator) declared(s *Scenario, path, model string) bool {
+	if _, ok := s.Models[model]; ok || v.bad["models"] {
+		return true
+	}
+	names := slices.Sorted(maps.Keys(s.Models))
+	for i, n := range names {
+		names[i] = strconv.Quote(n)
+	}
+	if len(names) == 0 {
+		v.errorf(path, "model %q is not declared in models", model)
+	} else {
+		v.errorf(path, "model %q is not declared in models (declared: %s)", model, strings.Join(names, ", "))
+	}
+	return false
+}
+
+func (v *validator) turn(s *Scenario) {
+	t := s.Turn
+	if t.Model == "" {
+		v.errorf("turn.model", "required: the model the turn asks for")
+	} else {
+		v.declared(s, "turn.model", t.Model)
+	}
+	seen := map[string]int{}
+	for i, f := range t.Fallback {
+		path := fmt.Sprintf("turn.fallback[%d]", i)
+		switch prev, dup := seen[f]; {
+		case f == "":
+			v.errorf(path, "empty model name")
+		case f == t.Model:
+			v.errorf(path, "%q is the turn's own model; a fallback is another model", f)
+		case dup:
+			v.errorf(path, "%q is already fallback[%d]", f, prev)
+		default:
+			v.declared(s, path, f)
+		}
+		if _, dup := seen[f]; !dup {
+			seen[f] = i
+		}
+	}
+	if t.MaxTokens <= 0 {
+		v.errorf("turn.max_tokens", "must be > 0, got %d", t.MaxTokens)
+	}
+	if t.SystemTokens < 0 {
+		v.errorf("turn.system_tokens", "must be >= 0, got %d", t.SystemTokens)
+	}
+	if len(t.Messages) == 0 {
+		v.errorf("turn.messages", "required: at least one group, such as  - {count: 2, tokens: 1000}")
+	}
+	for i, g := range t.Messages {
+		path := fmt.Sprintf("turn.messages[%d]", i)
+		switch {
+		case g.Count < 1:
+			v.errorf(path+".count", "must be >= 1, got %d", g.Count)
+		case g.Tokens < g.Count:
+			v.errorf(path+".tokens", "must be >= count (%d): every message holds at least one token, got %d", g.Count, g.Tokens)
+		}
+	}
+	if t.AnswerTokens <= 0 {
+		v.errorf("turn.answer_tokens", "must be > 0, got %d", t.AnswerTokens)
+	}
+}
+
+func (v *validator) rule(s *Scenario, path string, r Rule) {
+	w := r.When
+	if w.Model != "" {
+		v.declared(s, path+".when.model", w.Model)
+	}
+	if w.Attempt < 0 {
+		v.errorf(path+".when.attempt", "must be >= 0 (attempts count from 1; 0 or absent matches any), got %d", w.Attempt)
+	}
+	switch w.Purpose {
+	case "", PurposeTurn, PurposeRepair:
+	default:
+		v.errorf(path+".when.purpose", "must be %q or %q, got %q", PurposeTurn, PurposeRepair, w.Purpose)
+	}
+	if w.After < 0 {
+		v.errorf(path+".when.after", "must not be negative, got %s", w.After)
+	}
+	if w.Before < 0 {
+		v.errorf(path+".when.before", "must not be negative, got %s", w.Before)
+	} else if w.Before != 0 && w.Before <= w.After {
+		v.errorf(path+".when.before", "must be later than after (%s), got %s", w.After, w.Before)
+	}
+	if r.Times < 0 {
+		v.errorf(path+".times", "must be >= 0 (0 or absent: no limit), got %d", r.Times)
+	}
+	v.respond(path+".respond", r.Respond)
+}
+
+func (v *validator) respond(path string, r Respond) {
+	switch {
+	case r.OK && r.Status != 0:
+		v.errorf(path, "takes either ok: true or a status, not both")
+	case !r.OK && r.Status == 0:
+		v.errorf(path, "required: ok: true, or a status such as 529")
+	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
+		v.errorf(path+".status", "must be an error status, 400 to 599, got %d", r.Status)
+	}
+	if r.Status == 0 {
+		if r.Type != "" {
+			v.errorf(path+".type", "only goes with a status")
+		}
+		if r.Message != "" {
+			v.errorf(path+".message", "only goes with a status")
+		}
+	}
+	seen := map[string]string{}
+	for _, name := range slices.Sorted(maps.Keys(r.Headers)) {
+		hp := keyPath(path+".headers", name)
+		if !validHeaderName(name) {
+			v.errorf(hp, "%q is not a valid header name", name)
+		} else if prev, dup := seen[strings.ToLower(name)]; dup {
+			v.errorf(hp, "same header as %q (header names ignore case)", prev)
+		}
+		seen[strings.ToLower(name)] = name
+		switch value := r.Headers[name]; {
+		case value == "":
+			v.errorf(hp, "the value must be a non-empty string")
+		case strings.ContainsAny(value, "\r\n\x00"):
+			v.errorf(hp, "the value must be one line")
+		}
+	}
+}
+
+// validHeaderName reports whether s is an HTTP token (RFC 9110 §5.1).
+func validHeaderName(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case 'a' <= c && c <= 'z', 'A' <= c && c <= 'Z', '0' <= c && c <= '9':
+		case strings.IndexByte("!#$%&'*+-.^_`|~", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return true
+}
+
+func (v *validator) expect(path, strategy string, e Expect) {
+	if strings.TrimSpace(strategy) == "" {
+		v.errorf(path, "a strategy name is required as the key")
+	}
+	if e.Outcome != "" {
+		if _, err := ParseOutcome(e.Outcome); err != nil {
+			v.errorf(path+".outcome", "%v", err)
+		}
+	}
+	for _, f := range e.fields() {
+		if f.value == "" {
+			continue
+		}
+		b, err := ParseBudget(f.value)
+		switch {
+		case err != nil:
+			v.errorf(path+"."+f.name, "%v", err)
+		case f.duration && !b.IsDuration() && b.Value != 0:
+			v.errorf(path+"."+f.name, "%q needs a unit, such as \"%s %gs\"", f.value, b.Op, b.Value)
+		case !f.duration && b.IsDuration():
+			v.errorf(path+"."+f.name, "%q is a count, not a duration", f.value)
+		}
+	}
+}
