@@ -1,0 +1,20 @@
+// Package reports renders a run's ledger for people and for machines.
+//
+// A [ledger.Report] goes in; out come the cost tables a user reads in a
+// terminal or a CI log ([Table]) and the JSON object that is faultbench's
+// stable machine contract ([JSON], SPEC §7). [Write] picks one by name, so the
+// command line maps --format onto it; [Formats] lists the names this build
+// knows.
+//
+// The table shows, for each scenario in order of first appearance, a title,
+// the scenario's description and one column per strategy with what the run
+// cost: attempts, repair calls, virtual wait, the input tokens submitted (what
+// the mock server counted as sent, failed attempts included — not what a
+// provider bills), repair input tokens and their sum, the exposure. A summary
+// follows with the totals per strategy and, when both "blind" and "classify"
+// ran, the ratio blind/classify of each cost.
+//
+// Rendering is pure: the same report and options give the same bytes, so
+// the output can be compared with a golden file or a saved baseline. Nothing
+// here reads the clock, the environment or the terminal.
+package reports

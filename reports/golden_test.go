@@ -1,0 +1,38 @@
+package reports
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// expectGolden compares got with testdata/name, or rewrites the file when
+// the suite runs with -update.
+func expectGolden(name string, got []byte) {
+	GinkgoHelper()
+	path := filepath.Join("testdata", name)
+	if *update {
+		Expect(os.WriteFile(path, got, 0o644)).To(Succeed())
+		return
+	}
+	want, err := os.ReadFile(path)
+	Expect(err).NotTo(HaveOccurred(), "missing golden file; run go test ./reports -update")
+	Expect(string(got)).To(Equal(string(want)), "output differs from %s; if intended, run go test ./reports -update", path)
+}
+
+var _ = Describe("golden output", func() {
+	It("renders the fixture as tables", func() {
+		var buf bytes.Buffer
+		Expect(Table(&buf, fixtureReport(), Options{Descriptions: fixtureDescriptions})).To(Succeed())
+		expectGolden("report.table.golden", buf.Bytes())
+	})
+
+	It("renders the fixture as JSON", func() {
+		var buf bytes.Buffer
+		Expect(JSON(&buf, fixtureReport())).To(Succeed())
+		expectGolden("report.json.golden", buf.Bytes())
+	})
+})

@@ -1,0 +1,204 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+
+	"github.com/faultbench/faultbench/ledger"
+)
+
+// Options shape the rendered report. The zero value is ready to use.
+type Options struct {
+	// Strategies is the column order. Strategies named here come first, in
+	// this order; any other strategy in the results follows in the order it
+	// first appears, so no result is left out. Names with no result are
+	// skipped. Empty means the order strategies first appear in the results.
+	Strategies []string
+	// Descriptions maps scenario name to its description (what it teaches),
+	// printed under the scenario's title wrapped at [DescriptionWidth]. A
+	// scenario with no entry gets no description.
+	Descriptions map[string]string
+}
+
+// DescriptionWidth is the column at which scenario descriptions wrap.
+const DescriptionWidth = 78
+
+// submittedNote ends every table: the one thing a reader must not assume.
+// Kept to one line of under 80 columns.
+const submittedNote = "Note: submitted tokens are what the server counted as sent, not what is billed."
+
+// Table writes rep as cost tables for people: for each scenario, in order
+// of first appearance, a title line "== NAME ==", its description and a
+// table with one row per metric and one column per strategy; then the
+// summary (see the package documentation); then a note that submitted
+// tokens are not billed tokens. Borders are plain ASCII, headers are kept as
+// written and numbers are right-aligned with thousands separators.
+//
+// Nothing is written unless the whole report renders. Two results for the
+// same scenario and strategy are an error.
+func Table(w io.Writer, rep ledger.Report, opts Options) error {
+	g, err := group(rep.Results, opts.Strategies)
+	if err != nil {
+		return err
+	}
+
+	var buf bytes.Buffer
+	if len(rep.Results) == 0 {
+		buf.WriteString("No results.\n")
+	}
+	for _, sc := range g.scenarios {
+		if err := writeScenario(&buf, g, sc, opts.Descriptions[sc]); err != nil {
+			return err
+		}
+		buf.WriteByte('\n')
+	}
+	if len(rep.Results) > 0 {
+		if err := writeSummary(&buf, g); err != nil {
+			return err
+		}
+		buf.WriteByte('\n')
+	}
+	buf.WriteString(submittedNote + "\n")
+
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("reports: writing table: %w", err)
+	}
+	return nil
+}
+
+// grouped is the results arranged for rendering: scenarios and strategies in
+// display order, each cell looked up by both names.
+type grouped struct {
+	scenarios  []string
+	strategies []string
+	cells      map[cellKey]ledger.Result
+}
+
+type cellKey struct{ scenario, strategy string }
+
+func (g grouped) cell(scenario, strategy string) (ledger.Result, bool) {
+	r, ok := g.cells[cellKey{scenario, strategy}]
+	return r, ok
+}
+
+// group orders scenarios by first appearance and strategies by order (then
+// first appearance) and indexes the results.
+func group(results []ledger.Result, order []string) (grouped, error) {
+	g := grouped{cells: make(map[cellKey]ledger.Result, len(results))}
+	seenScenario := map[string]bool{}
+	present := map[string]bool{}
+	var appearance []string
+	for _, r := range results {
+		k := cellKey{r.Scenario, r.Strategy}
+		if _, dup := g.cells[k]; dup {
+			return grouped{}, fmt.Errorf("reports: two results for scenario %q, strategy %q", r.Scenario, r.Strategy)
+		}
+		g.cells[k] = r
+		if !seenScenario[r.Scenario] {
+			seenScenario[r.Scenario] = true
+			g.scenarios = append(g.scenarios, r.Scenario)
+		}
+		if !present[r.Strategy] {
+			present[r.Strategy] = true
+			appearance = append(appearance, r.Strategy)
+		}
+	}
+	placed := map[string]bool{}
+	place := func(names []string) {
+		for _, s := range names {
+			if present[s] && !placed[s] {
+				placed[s] = true
+				g.strategies = append(g.strategies, s)
+			}
+		}
+	}
+	place(order) // not append(order, ...): that could write into the caller's slice
+	place(appearance)
+	return g, nil
+}
+
+// metric is one row of a scenario table.
+type metric struct {
+	name  string
+	value func(ledger.Result) string
+}
+
+func count(f func(ledger.Result) int) func(ledger.Result) string {
+	return func(r ledger.Result) string { return formatInt(int64(f(r))) }
+}
+
+// metrics are the rows of a scenario table, in order.
+var metrics = []metric{
+	{"outcome", func(r ledger.Result) string { return orNoValue(string(r.Outcome)) }},
+	{"attempts", count(func(r ledger.Result) int { return r.Attempts })},
+	{"repair calls", count(func(r ledger.Result) int { return r.RepairCalls })},
+	{"wait", func(r ledger.Result) string { return formatWait(r.WaitMS) }},
+	{"submitted input tokens", count(func(r ledger.Result) int { return r.SubmittedInputTokens })},
+	{"repair input tokens", count(func(r ledger.Result) int { return r.RepairInputTokens })},
+	{"exposure", count(ledger.Result.Exposure)},
+	{"output tokens", count(func(r ledger.Result) int { return r.OutputTokens })},
+	{"fallbacks", count(func(r ledger.Result) int { return r.Fallbacks })},
+	{"escalations", count(func(r ledger.Result) int { return r.Escalations })},
+	{"adjustments", count(func(r ledger.Result) int { return r.Adjustments })},
+	{"compactions", count(func(r ledger.Result) int { return r.Compactions })},
+}
+
+func orNoValue(s string) string {
+	if s == "" {
+		return noValue
+	}
+	return s
+}
+
+// writeScenario writes one scenario's title, description and table.
+func writeScenario(buf *bytes.Buffer, g grouped, scenario, description string) error {
+	fmt.Fprintf(buf, "== %s ==\n", scenario)
+	for _, line := range wrapText(description, DescriptionWidth) {
+		buf.WriteString(line + "\n")
+	}
+	buf.WriteByte('\n')
+
+	header := append([]string{"metric"}, g.strategies...)
+	rows := make([][]string, len(metrics))
+	for i, m := range metrics {
+		row := []string{m.name}
+		for _, s := range g.strategies {
+			if r, ok := g.cell(scenario, s); ok {
+				row = append(row, m.value(r))
+			} else {
+				row = append(row, noValue)
+			}
+		}
+		rows[i] = row
+	}
+	return render(buf, header, rows)
+}
+
+// render draws one ASCII table: the first column left-aligned, the others
+// (numbers) right-aligned, headers as written.
+func render(buf *bytes.Buffer, header []string, rows [][]string) error {
+	align := make(tw.Alignment, len(header))
+	align[0] = tw.AlignLeft
+	for i := 1; i < len(align); i++ {
+		align[i] = tw.AlignRight
+	}
+	t := tablewriter.NewTable(buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
+	)
+	t.Header(header)
+	if err := t.Bulk(rows); err != nil {
+		return fmt.Errorf("reports: building table: %w", err)
+	}
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("reports: rendering table: %w", err)
+	}
+	return nil
+}
