@@ -1,0 +1,161 @@
+package mockllm
+
+// content reads a message's content, a string or a list of blocks, and
+// returns its tokens.
+func (s *scanner) content() (int, *fieldError) {
+	switch s.peek() {
+	case '"':
+		_, n := s.str()
+		return countBytes(n), nil
+	case '[':
+		return s.blocks(false)
+	}
+	return 0, s.fail(msgStrList)
+}
+
+// blocks reads a list of content blocks and returns their tokens. With
+// onlyText (the system prompt) every block must be a text block.
+func (s *scanner) blocks(onlyText bool) (int, *fieldError) {
+	s.enter()
+	total := 0
+	for i := 0; s.more(); i++ {
+		s.pushIdx(i)
+		b, err := s.block()
+		if err == nil && onlyText && b.typ != "text" {
+			err = s.failKey("type", "Input should be 'text'")
+		}
+		s.pop()
+		if err != nil {
+			return 0, err
+		}
+		total += b.tokens
+	}
+	return total, nil
+}
+
+// block is what the decoder keeps of one content block.
+type block struct {
+	typ    string // "text", "tool_use", "tool_result", or "" for any other type
+	tokens int
+}
+
+// blockFields gathers a block's fields in whatever order they come; the
+// type may come last.
+type blockFields struct {
+	typ                               []byte
+	hasType, hasText, hasInput        bool
+	hasID, hasName, hasToolUseID      bool
+	textBytes, inputBytes, resultToks int
+}
+
+// block reads one content block. Text blocks count their text, tool_use
+// blocks the raw JSON of their input, tool_result blocks their content;
+// any other type (image, document, thinking...) is accepted and counts 0.
+func (s *scanner) block() (block, *fieldError) {
+	if s.peek() != '{' {
+		return block{}, s.fail(msgDict)
+	}
+	s.enter()
+	var f blockFields
+	for s.more() {
+		var err *fieldError
+		switch k := s.key(); string(k) {
+		case "type":
+			var ok bool
+			if f.typ, ok = s.stringValue(); !ok {
+				err = s.failKey("type", msgString)
+			}
+			f.hasType = true
+		case "text":
+			f.textBytes, err = s.stringLen("text")
+			f.hasText = true
+		case "id":
+			_, err = s.stringLen("id")
+			f.hasID = true
+		case "name":
+			_, err = s.stringLen("name")
+			f.hasName = true
+		case "tool_use_id":
+			_, err = s.stringLen("tool_use_id")
+			f.hasToolUseID = true
+		case "input":
+			if !s.isNull() {
+				start := s.i
+				s.skip()
+				f.inputBytes, f.hasInput = s.i-start, true
+			}
+		case "content":
+			if !s.isNull() {
+				s.push("content")
+				f.resultToks, err = s.content()
+				s.pop()
+			}
+		case "is_error":
+			if c := s.peek(); c != 't' && c != 'f' && c != 'n' {
+				err = s.failKey("is_error", msgBool)
+			}
+			s.literal()
+		default:
+			s.skip()
+		}
+		if err != nil {
+			return block{}, err
+		}
+	}
+	return f.count(s)
+}
+
+// count checks the fields a block's type requires and returns its tokens.
+func (f *blockFields) count(s *scanner) (block, *fieldError) {
+	if !f.hasType {
+		return block{}, s.failKey("type", msgRequired)
+	}
+	switch string(f.typ) {
+	case "text":
+		if !f.hasText {
+			return block{}, s.failKey("text", msgRequired)
+		}
+		return block{typ: "text", tokens: countBytes(f.textBytes)}, nil
+	case "tool_use":
+		switch {
+		case !f.hasID:
+			return block{}, s.failKey("id", msgRequired)
+		case !f.hasName:
+			return block{}, s.failKey("name", msgRequired)
+		case !f.hasInput:
+			return block{}, s.failKey("input", msgRequired)
+		}
+		return block{typ: "tool_use", tokens: countBytes(f.inputBytes)}, nil
+	case "tool_result":
+		if !f.hasToolUseID {
+			return block{}, s.failKey("tool_use_id", msgRequired)
+		}
+		return block{typ: "tool_result", tokens: f.resultToks}, nil
+	}
+	return block{}, nil
+}
+
+// stringValue reads a string and returns its decoded bytes; ok is false
+// (and the value skipped) when the value is not a string.
+func (s *scanner) stringValue() (b []byte, ok bool) {
+	if s.peek() != '"' {
+		s.skip()
+		return nil, false
+	}
+	raw, _ := s.str()
+	for _, c := range raw {
+		if c == '\\' {
+			return []byte(unquote(raw)), true
+		}
+	}
+	return raw, true
+}
+
+// stringLen reads the string at key and returns its decoded length.
+func (s *scanner) stringLen(key string) (int, *fieldError) {
+	if s.peek() != '"' {
+		return 0, s.failKey(key, msgString)
+	}
+	_, n := s.str()
+	return n, nil
+}

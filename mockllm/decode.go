@@ -1,0 +1,285 @@
+package mockllm
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"sync"
+
+	"github.com/faultbench/faultbench/internal/tokens"
+)
+
+// maxBodyBytes is the largest request body the mock accepts, as the real
+// API: 32 MB. A larger one is answered 413 request_too_large.
+const maxBodyBytes = 32 << 20
+
+// request is what the mock reads of a Messages API request body. Texts are
+// measured, not kept: only the model name is copied out of the body.
+type request struct {
+	model         string
+	maxTokens     int
+	stream        bool
+	hasModel      bool
+	hasMaxTokens  bool
+	hasMessages   bool
+	systemTokens  int
+	messageTokens int
+}
+
+// inputTokens is the request's input under the token rule: the sum over
+// every text it carries, with no per-message overhead.
+func (q *request) inputTokens() int { return q.systemTokens + q.messageTokens }
+
+// countBytes is tokens.Count for a text of n bytes. The decoder measures
+// texts without turning them into strings, so it needs the rule by length.
+func countBytes(n int) int {
+	return (n + tokens.BytesPerToken - 1) / tokens.BytesPerToken
+}
+
+// decodeBody reads the body of r into q and checks the fields the mock
+// needs. The body, at most 32 MB, is read once into a pooled buffer; one
+// pass of json.Valid checks its syntax (only a body that fails it is
+// decoded again, to say where), and q's UnmarshalJSON walks the buffer in
+// place, measuring texts without making strings of them, so a 400 KB
+// conversation is neither copied again nor kept.
+func decodeBody(w http.ResponseWriter, r *http.Request, q *request) *apiError {
+	if r.ContentLength > maxBodyBytes {
+		return errTooLarge()
+	}
+	if r.Body == nil {
+		return bodyError(io.EOF)
+	}
+	buf := bodies.Get().(*bytes.Buffer)
+	defer func() {
+		if buf.Cap() <= maxPooledBody {
+			buf.Reset()
+			bodies.Put(buf)
+		}
+	}()
+	buf.Reset()
+	if r.ContentLength > 0 {
+		buf.Grow(int(r.ContentLength))
+	}
+	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
+		return bodyError(err)
+	}
+	b := buf.Bytes()
+	if !json.Valid(b) {
+		var v any
+		if err := json.Unmarshal(b, &v); err != nil {
+			if len(bytes.TrimSpace(b)) == 0 {
+				return bodyError(io.EOF)
+			}
+			return bodyError(err)
+		}
+		return invalidRequest("invalid JSON in request body")
+	}
+	if err := q.UnmarshalJSON(b); err != nil {
+		*q = request{} // a body that could not be decoded tells the journal nothing
+		return bodyError(err)
+	}
+	return q.validate()
+}
+
+// bodies recycles request buffers; maxPooledBody keeps a rare huge body
+// from pinning its buffer.
+var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
+
+const maxPooledBody = 4 << 20
+
+// bodyError turns an error of reading or decoding the body into its answer.
+func bodyError(err error) *apiError {
+	var (
+		tooBig *http.MaxBytesError
+		syntax *json.SyntaxError
+		field  *fieldError
+	)
+	switch {
+	case errors.As(err, &tooBig):
+		return errTooLarge()
+	case errors.As(err, &field):
+		return invalidRequest(field.Error())
+	case errors.As(err, &syntax):
+		return invalidRequest(fmt.Sprintf("invalid JSON in request body: %s (at byte %d)", syntax, syntax.Offset))
+	case err == io.EOF:
+		return invalidRequest("invalid JSON in request body: the body is empty")
+	case err == io.ErrUnexpectedEOF:
+		return invalidRequest("invalid JSON in request body: unexpected end of input")
+	}
+	return invalidRequest("could not read request body: " + err.Error())
+}
+
+// validate checks the required fields once the body has been walked.
+func (q *request) validate() *apiError {
+	switch {
+	case !q.hasModel:
+		return invalidRequest("model: " + msgRequired)
+	case q.model == "":
+		return invalidRequest("model: String should have at least 1 character")
+	case !q.hasMaxTokens:
+		return invalidRequest("max_tokens: " + msgRequired)
+	case q.maxTokens < 1:
+		return invalidRequest("max_tokens: Input should be greater than or equal to 1")
+	case !q.hasMessages:
+		return invalidRequest("messages: " + msgRequired)
+	case q.stream:
+		return invalidRequest(`stream: streaming is not supported by this mock yet; send "stream": false`)
+	}
+	return nil
+}
+
+var _ json.Unmarshaler = (*request)(nil)
+
+// UnmarshalJSON walks the body that encoding/json has read and checked. It
+// keeps nothing of b.
+func (q *request) UnmarshalJSON(b []byte) error {
+	s := scanner{b: b}
+	if err := q.walk(&s); err != nil {
+		return err
+	}
+	return nil
+}
+
+func (q *request) walk(s *scanner) *fieldError {
+	if s.peek() != '{' {
+		return s.fail(msgDict)
+	}
+	s.enter()
+	for s.more() {
+		var err *fieldError
+		switch k := s.key(); string(k) {
+		case "model":
+			err = q.readModel(s)
+		case "max_tokens":
+			err = q.readMaxTokens(s)
+		case "stream":
+			err = q.readStream(s)
+		case "system":
+			q.systemTokens, err = s.system()
+		case "messages":
+			q.messageTokens, err = s.messages()
+			q.hasMessages = true
+		default:
+			s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (q *request) readModel(s *scanner) *fieldError {
+	if s.peek() != '"' {
+		return s.failKey("model", msgString)
+	}
+	raw, _ := s.str()
+	q.model, q.hasModel = unquote(raw), true
+	return nil
+}
+
+func (q *request) readMaxTokens(s *scanner) *fieldError {
+	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+		return s.failKey("max_tokens", msgInteger)
+	}
+	n, ok := integer(s.literal())
+	if !ok {
+		return s.failKey("max_tokens", msgInteger)
+	}
+	q.maxTokens, q.hasMaxTokens = n, true
+	return nil
+}
+
+func (q *request) readStream(s *scanner) *fieldError {
+	switch s.peek() {
+	case 't':
+		q.stream = true
+	case 'f', 'n':
+		q.stream = false
+	default:
+		return s.failKey("stream", msgBool)
+	}
+	s.literal()
+	return nil
+}
+
+// system reads the system prompt: absent, a string, or a list of text
+// blocks.
+func (s *scanner) system() (int, *fieldError) {
+	s.push("system")
+	defer s.pop()
+	switch s.peek() {
+	case 'n':
+		s.literal()
+		return 0, nil
+	case '"':
+		_, n := s.str()
+		return countBytes(n), nil
+	case '[':
+		return s.blocks(true)
+	}
+	return 0, s.fail(msgStrList)
+}
+
+// messages reads the list of messages and returns their tokens.
+func (s *scanner) messages() (int, *fieldError) {
+	s.push("messages")
+	defer s.pop()
+	if s.peek() != '[' {
+		return 0, s.fail(msgList)
+	}
+	s.enter()
+	total := 0
+	for i := 0; s.more(); i++ {
+		s.pushIdx(i)
+		n, err := s.message()
+		s.pop()
+		if err != nil {
+			return 0, err
+		}
+		total += n
+	}
+	return total, nil
+}
+
+func (s *scanner) message() (int, *fieldError) {
+	if s.peek() != '{' {
+		return 0, s.fail(msgDict)
+	}
+	s.enter()
+	var (
+		hasRole, hasContent bool
+		n                   int
+	)
+	for s.more() {
+		var err *fieldError
+		switch k := s.key(); string(k) {
+		case "role":
+			hasRole = true
+			role, ok := s.stringValue()
+			if !ok || (string(role) != "user" && string(role) != "assistant") {
+				err = s.failKey("role", "Input should be 'user' or 'assistant'")
+			}
+		case "content":
+			hasContent = true
+			s.push("content")
+			n, err = s.content()
+			s.pop()
+		default:
+			s.skip()
+		}
+		if err != nil {
+			return 0, err
+		}
+	}
+	if !hasRole {
+		return 0, s.failKey("role", msgRequired)
+	}
+	if !hasContent {
+		return 0, s.failKey("content", msgRequired)
+	}
+	return n, nil
+}

@@ -1,0 +1,186 @@
+package mockllm
+
+import (
+	"net/http"
+	"slices"
+	"strconv"
+)
+
+// Entry is one request as the mock saw and answered it. The journal is a
+// ledger of what a client did, kept without touching the client's code:
+// attempts, the time between them, tokens submitted, and what came back.
+type Entry struct {
+	Scenario string `json:"scenario"`
+	Session  string `json:"session"`
+	// N numbers every request of the session, from 1, in the order the
+	// mock took them.
+	N int `json:"n"`
+	// TimeMS is the session's clock when the request was taken, in
+	// milliseconds since the session began.
+	TimeMS int64 `json:"time_ms"`
+	// Purpose is "turn" or "repair", from the X-Faultbench-Purpose header.
+	Purpose string `json:"purpose"`
+	// Attempt numbers the session's requests of this purpose, from 1,
+	// counting every one of them, rejected or not (0 when the purpose
+	// header was not one the mock knows).
+	Attempt   int    `json:"attempt"`
+	Model     string `json:"model"` // "" when the body could not be decoded
+	MaxTokens int    `json:"max_tokens"`
+	// InputTokens is the request's input under the token rule; 0 when the
+	// body could not be decoded.
+	InputTokens  int    `json:"input_tokens"`
+	OutputTokens int    `json:"output_tokens"`
+	Status       int    `json:"status"`
+	Kind         string `json:"kind"` // what was served: see the kind labels in doc.go
+	StopReason   string `json:"stop_reason,omitempty"`
+	// RetryCount is the X-Stainless-Retry-Count header the official SDKs
+	// send, when there was one.
+	RetryCount *int   `json:"retry_count,omitempty"`
+	RequestID  string `json:"request_id"`
+}
+
+// The kinds of answer the journal records.
+const (
+	kindOK              = "ok"
+	kindTruncated       = "truncated"
+	kindContextOverflow = "context_overflow"
+	kindInvalidRequest  = "invalid_request"
+	kindAuth            = "auth"
+	kindQuotaExhausted  = "quota_exhausted"
+	kindPermission      = "permission"
+	kindNotFound        = "not_found"
+	kindTimeout         = "timeout"
+	kindConflict        = "conflict"
+	kindRequestTooLarge = "request_too_large"
+	kindRateLimit       = "rate_limit"
+	kindServer          = "server"
+	kindOverloaded      = "overloaded"
+)
+
+// errorKind labels an error answer the way a classifier reading every
+// layer would (SPEC §4): the status first, then the envelope's type and
+// message where they say more.
+func errorKind(status int, typ, msg string) string {
+	switch {
+	case status == 529 || typ == "overloaded_error":
+		return kindOverloaded
+	case (status == 400 || status == 413 || status == 422) && isContextMessage(msg):
+		return kindContextOverflow
+	case status == 402 || typ == "billing_error":
+		return kindQuotaExhausted
+	case status == 429:
+		if mentions(msg, "quota", "billing", "credit") {
+			return kindQuotaExhausted
+		}
+		return kindRateLimit
+	case status == 401:
+		return kindAuth
+	case status == 403:
+		return kindPermission
+	case status == 404:
+		return kindNotFound
+	case status == 408:
+		return kindTimeout
+	case status == 409:
+		return kindConflict
+	case status == 413:
+		return kindRequestTooLarge
+	case status >= 500:
+		return kindServer
+	}
+	return kindInvalidRequest
+}
+
+// isContextMessage reports whether an error message says the context or
+// prompt is too long, as the two window 400s and other providers' do.
+func isContextMessage(msg string) bool {
+	return mentions(msg, "prompt is too long", "context limit", "context length", "context window")
+}
+
+// record is an entry and its place in the order of all entries.
+type record struct {
+	seq uint64
+	Entry
+}
+
+// retryCount reads the X-Stainless-Retry-Count header, if sent.
+func retryCount(h http.Header) *int {
+	v := h["X-Stainless-Retry-Count"]
+	if len(v) == 0 {
+		return nil
+	}
+	n, err := strconv.Atoi(v[0])
+	if err != nil {
+		return nil
+	}
+	return &n
+}
+
+// journal is a session's records, kept in chunks so that a long session
+// (serve mode keeps one per client for as long as it runs) grows without
+// copying what it has recorded.
+type journal struct {
+	chunks [][]record
+	n      int
+}
+
+const chunkSize = 256
+
+func (j *journal) add(r record) {
+	if k := len(j.chunks); k == 0 || len(j.chunks[k-1]) == chunkSize {
+		j.chunks = append(j.chunks, make([]record, 0, chunkSize))
+	}
+	last := &j.chunks[len(j.chunks)-1]
+	*last = append(*last, r)
+	j.n++
+}
+
+// appendTo appends the records to dst, in order.
+func (j *journal) appendTo(dst []record) []record {
+	dst = slices.Grow(dst, j.n)
+	for _, c := range j.chunks {
+		dst = append(dst, c...)
+	}
+	return dst
+}
+
+// entries copies the entries out.
+func (j *journal) entries() []Entry {
+	if j.n == 0 {
+		return nil
+	}
+	return entriesOf(j.appendTo(nil))
+}
+
+// entriesOf copies records out as entries, each with its own RetryCount.
+func entriesOf(recs []record) []Entry {
+	out := make([]Entry, len(recs))
+	for i := range recs {
+		out[i] = recs[i].Entry
+		out[i].RetryCount = copyInt(recs[i].RetryCount)
+	}
+	return out
+}
+
+// mergeJournal puts the records of many sessions back in the order they
+// were recorded.
+func mergeJournal(recs []record) []Entry {
+	slices.SortFunc(recs, func(a, b record) int {
+		switch {
+		case a.seq < b.seq:
+			return -1
+		case a.seq > b.seq:
+			return 1
+		}
+		return 0
+	})
+	return entriesOf(recs)
+}
+
+func copyInt(p *int) *int {
+	if p == nil {
+		return nil
+	}
+	v := *p
+	return &v
+}

@@ -1,0 +1,213 @@
+package mockllm
+
+import (
+	"fmt"
+	"net/http"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// Clock tells the mock the time. The mock never reads the wall clock: the
+// harness hands it a virtual clock, `faultbench serve` the real one.
+type Clock interface{ Now() time.Time }
+
+// The headers a client sends to steer the mock.
+const (
+	// SessionHeader names the session a request belongs to; each session
+	// has its own script state and start. Absent means "default".
+	SessionHeader = "X-Faultbench-Session"
+	// PurposeHeader says why a request is sent: "turn" (the default) or
+	// "repair" (a summarisation for compaction). Attempts are counted per
+	// purpose, and a rule's when.purpose matches it.
+	PurposeHeader = "X-Faultbench-Purpose"
+)
+
+const (
+	defaultSession = "default"
+	messagesPath   = "/v1/messages"
+)
+
+// Server is the mock LLM: an http.Handler serving the Anthropic Messages
+// API for each scenario at /<scenario>/v1/messages. It is safe for
+// concurrent use by many sessions at once.
+type Server struct {
+	clock     Clock
+	scenarios map[string]*served // read-only after New
+	seq       atomic.Uint64      // orders journal entries across sessions
+
+	mu       sync.RWMutex // guards the map only; each session locks its own state
+	sessions map[sessionKey]*session
+}
+
+var _ http.Handler = (*Server)(nil)
+
+type sessionKey struct{ scenario, session string }
+
+// New serves the given scenarios, keyed by Scenario.Name (a later scenario
+// with a name already given replaces the earlier one; nil ones are
+// skipped). clock is the clock of the sessions not opened with Open: serve
+// mode hands the real clock, tests a virtual one. New panics when clock is
+// nil, since the mock has no clock of its own to fall back on.
+func New(scenarios []*scenario.Scenario, clock Clock) *Server {
+	if clock == nil {
+		panic("mockllm: New needs a clock")
+	}
+	s := &Server{
+		clock:     clock,
+		scenarios: make(map[string]*served, len(scenarios)),
+		sessions:  make(map[sessionKey]*session),
+	}
+	for _, sc := range scenarios {
+		if sc != nil {
+			s.scenarios[sc.Name] = newServed(sc)
+		}
+	}
+	return s
+}
+
+// Open registers session `session` of scenario `name` with its own clock
+// (nil means the server's); the session's start is clock.Now() at Open.
+// It is an error if the scenario is unknown or the session exists.
+func (s *Server) Open(name, session string, clock Clock) error {
+	sc, ok := s.scenarios[name]
+	if !ok {
+		return fmt.Errorf("mockllm: open session %q: unknown scenario %q", session, name)
+	}
+	if clock == nil {
+		clock = s.clock
+	}
+	sess := newSession(sc, session, clock, &s.seq)
+	sess.start, sess.started = clock.Now(), true
+	key := sessionKey{name, session}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, exists := s.sessions[key]; exists {
+		return fmt.Errorf("mockllm: open session %q of scenario %q: it is already open", session, name)
+	}
+	s.sessions[key] = sess
+	return nil
+}
+
+// Entries returns one session's journal in request order (N = 1, 2, ...),
+// or nil for a session the server does not have. The slice is a copy, safe
+// to keep.
+func (s *Server) Entries(name, session string) []Entry {
+	s.mu.RLock()
+	sess := s.sessions[sessionKey{name, session}]
+	s.mu.RUnlock()
+	if sess == nil {
+		return nil
+	}
+	return sess.entries()
+}
+
+// Journal returns every entry of the sessions the server holds, in the
+// order they were recorded. A closed session's entries are gone with it.
+func (s *Server) Journal() []Entry {
+	s.mu.RLock()
+	all := make([]*session, 0, len(s.sessions))
+	for _, sess := range s.sessions {
+		all = append(all, sess)
+	}
+	s.mu.RUnlock()
+	var recs []record
+	for _, sess := range all {
+		recs = sess.appendRecords(recs)
+	}
+	return mergeJournal(recs)
+}
+
+// CloseSession forgets one session, its script state and its journal (the
+// harness calls it after a run so memory stays flat). A later request to
+// that session starts a new one.
+func (s *Server) CloseSession(name, session string) {
+	s.mu.Lock()
+	delete(s.sessions, sessionKey{name, session})
+	s.mu.Unlock()
+}
+
+// Reset forgets every session and so the whole journal.
+func (s *Server) Reset() {
+	s.mu.Lock()
+	s.sessions = make(map[sessionKey]*session)
+	s.mu.Unlock()
+}
+
+// session returns the session of a request, making it on first use with
+// the server's clock.
+func (s *Server) session(sc *served, name, session string) *session {
+	key := sessionKey{name, session}
+	s.mu.RLock()
+	sess := s.sessions[key]
+	s.mu.RUnlock()
+	if sess != nil {
+		return sess
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if sess = s.sessions[key]; sess == nil {
+		sess = newSession(sc, session, s.clock, &s.seq)
+		s.sessions[key] = sess
+	}
+	return sess
+}
+
+// ServeHTTP routes POST /<scenario>/v1/messages to the scenario's session
+// named by SessionHeader. Any other path, or an unknown scenario, is a 404
+// with the Anthropic error envelope; another method on the messages path
+// is a 405.
+func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	sessName := header(r.Header, SessionHeader, defaultSession)
+	name, ok := route(r.URL.Path)
+	var sc *served
+	if ok {
+		sc = s.scenarios[name]
+	}
+	if sc == nil {
+		msg := "Not found"
+		if ok {
+			msg = fmt.Sprintf("Not found: no scenario %q", name)
+		}
+		rp := reply{
+			err:       &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: msg, kind: kindNotFound},
+			requestID: requestID(r.URL.Path, sessName, 0),
+		}
+		rp.write(w)
+		return
+	}
+
+	in := incoming{purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
+	switch {
+	case r.Method != http.MethodPost:
+		w.Header()["Allow"] = []string{http.MethodPost}
+		in.rejected = methodNotAllowed(r.Method)
+	case purposeIndex(in.purpose) < 0:
+		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, in.purpose, purposeTurn, purposeRepair))
+	default:
+		in.rejected = decodeBody(w, r, &in.req)
+	}
+	rp := s.session(sc, name, sessName).serve(&in)
+	rp.write(w)
+}
+
+// route splits "/<scenario>/v1/messages" into the scenario's name.
+func route(path string) (string, bool) {
+	name, ok := strings.CutSuffix(path, messagesPath)
+	if !ok || len(name) < 2 || name[0] != '/' {
+		return "", false
+	}
+	return name[1:], true
+}
+
+// header returns the first value of a header (key in canonical form), or
+// def when it is absent or empty.
+func header(h http.Header, key, def string) string {
+	if v := h[key]; len(v) > 0 && v[0] != "" {
+		return v[0]
+	}
+	return def
+}
