@@ -1,0 +1,94 @@
+package ledger
+
+import (
+	"errors"
+	"net/http"
+	"time"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// Recorder builds a Result from the engine's events. Subscribe its Observe
+// method with recovery.WithObserver; it is meant for one run and is not safe
+// for concurrent use (the engine calls observers in order from one
+// goroutine).
+type Recorder struct {
+	res   Result
+	start time.Time
+	count func(recovery.Request) int
+}
+
+// NewRecorder starts the record of one scenario × strategy run that began at
+// start (on the run's clock). count is the token rule used to figure each
+// request's input tokens; the mock's journal must agree with it (Reconcile).
+func NewRecorder(scenario, strategy string, start time.Time, count func(recovery.Request) int) *Recorder {
+	return &Recorder{
+		res:   Result{Scenario: scenario, Strategy: strategy, AttemptsLog: []Attempt{}, RepairLog: []Attempt{}},
+		start: start,
+		count: count,
+	}
+}
+
+// Observe records one engine event.
+func (r *Recorder) Observe(e recovery.Event) {
+	switch e.Type {
+	case recovery.EventAttempt, recovery.EventRepair:
+		a := Attempt{
+			Purpose:      string(e.Request.Purpose),
+			Model:        e.Request.Model,
+			MaxTokens:    e.Request.MaxTokens,
+			InputTokens:  r.count(*e.Request),
+			Status:       statusOf(e),
+			Kind:         string(e.Failure.Kind),
+			WaitBeforeMS: e.WaitBefore.Milliseconds(),
+			AtMS:         e.Time.Sub(r.start).Milliseconds(),
+		}
+		if e.Response != nil {
+			a.OutputTokens = e.Response.OutputTokens
+		}
+		if e.Type == recovery.EventAttempt {
+			a.N = len(r.res.AttemptsLog) + 1
+			r.res.AttemptsLog = append(r.res.AttemptsLog, a)
+			r.res.Attempts++
+			r.res.SubmittedInputTokens += a.InputTokens
+		} else {
+			a.N = len(r.res.RepairLog) + 1
+			r.res.RepairLog = append(r.res.RepairLog, a)
+			r.res.RepairCalls++
+			r.res.RepairInputTokens += a.InputTokens
+		}
+		r.res.OutputTokens += a.OutputTokens
+	case recovery.EventWait:
+		r.res.WaitMS += e.Wait.Milliseconds()
+	case recovery.EventFallback:
+		r.res.Fallbacks++
+	case recovery.EventEscalate:
+		r.res.Escalations++
+	case recovery.EventAdjust:
+		r.res.Adjustments++
+	case recovery.EventCompact:
+		r.res.Compactions++
+	}
+}
+
+// statusOf is the HTTP status an attempt got: 200 for an answer, the error
+// status for an API error, 0 when no response came back.
+func statusOf(e recovery.Event) int {
+	if e.Response != nil {
+		return http.StatusOK
+	}
+	var apiErr *recovery.APIError
+	if errors.As(e.Err, &apiErr) {
+		return apiErr.StatusCode
+	}
+	return 0
+}
+
+// Finish closes the record with the harness's judgement of the turn.
+func (r *Recorder) Finish(outcome Outcome, reason string, steps int) Result {
+	res := r.res
+	res.Outcome = outcome
+	res.Reason = reason
+	res.Steps = steps
+	return res
+}
