@@ -1,0 +1,87 @@
+package harness_test
+
+import (
+	"bytes"
+	"context"
+	"runtime"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+func suite() []*scenario.Scenario {
+	scs, err := scenario.Load("../scenarios")
+	Expect(err).NotTo(HaveOccurred())
+	return scs
+}
+
+func runSuite(opts harness.Options) (ledger.Report, []byte) {
+	rep, err := harness.Run(context.Background(), suite(), recovery.Presets(), opts)
+	Expect(err).NotTo(HaveOccurred())
+	var buf bytes.Buffer
+	Expect(reports.JSON(&buf, rep)).To(Succeed())
+	return rep, buf.Bytes()
+}
+
+func result(rep ledger.Report, sc, strategy string) ledger.Result {
+	for _, r := range rep.Results {
+		if r.Scenario == sc && r.Strategy == strategy {
+			return r
+		}
+	}
+	Fail("no result for " + sc + " × " + strategy)
+	return ledger.Result{}
+}
+
+var _ = Describe("the default suite over loopback", func() {
+	It("meets every budget its scenarios set, for blind and classify", func() {
+		scs := suite()
+		Expect(len(scs)).To(BeNumerically(">=", 8))
+		rep, err := harness.Run(context.Background(), scs, recovery.Presets(), harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(rep.Results).To(HaveLen(len(scs) * 2))
+		violations, err := harness.Check(scs, rep.Results)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(violations).To(BeEmpty())
+	})
+
+	It("gives the same bytes for the same seed at any parallelism and GOMAXPROCS", func() {
+		_, serial := runSuite(harness.Options{Seed: 7, Parallel: 1})
+		_, wide := runSuite(harness.Options{Seed: 7, Parallel: 8})
+		Expect(wide).To(Equal(serial))
+		prev := runtime.GOMAXPROCS(1)
+		DeferCleanup(func() { runtime.GOMAXPROCS(prev) })
+		_, single := runSuite(harness.Options{Seed: 7})
+		Expect(single).To(Equal(serial))
+	})
+
+	It("shows blind paying the whole backoff schedule where classify stops or switches", func() {
+		rep, _ := runSuite(harness.Options{Seed: 1})
+		blind := result(rep, "overloaded-then-backup", "blind")
+		Expect(blind.Outcome).To(Equal(ledger.OutcomeFailed))
+		Expect(blind.WaitMS).To(Equal(int64(31000)))
+		classify := result(rep, "overloaded-then-backup", "classify")
+		Expect(classify.Outcome).To(Equal(ledger.OutcomeSuccess))
+		Expect(classify.Fallbacks).To(Equal(1))
+		Expect(classify.AttemptsLog[3].Model).To(Equal("backup"))
+		Expect(classify.AttemptsLog[3].WaitBeforeMS).To(BeZero())
+
+		trunc := result(rep, "truncated-answer", "blind")
+		Expect(trunc.Outcome).To(Equal(ledger.OutcomeTruncated))
+	})
+
+	It("counts the declared sizes exactly, as the mock does", func() {
+		rep, _ := runSuite(harness.Options{Seed: 1})
+		first := result(rep, "overloaded-then-backup", "blind").AttemptsLog[0]
+		Expect(first.InputTokens).To(Equal(104000))
+		compacted := result(rep, "context-overflow-compaction", "classify")
+		Expect(compacted.RepairLog).To(HaveLen(1))
+		Expect(compacted.AttemptsLog[1].InputTokens).To(BeNumerically("<", 100000))
+	})
+})

@@ -1,0 +1,116 @@
+package harness
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"hash/fnv"
+	"math/rand/v2"
+	"net/http"
+
+	"github.com/anthropics/anthropic-sdk-go/v2/option"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/mockllm"
+	"github.com/faultbench/faultbench/recovery"
+	anthropicprovider "github.com/faultbench/faultbench/recovery/anthropic"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// job is one scenario × strategy run.
+type job struct {
+	sc       *scenario.Scenario
+	strategy recovery.Strategy
+	request  recovery.Request // the synthesised turn, shared read-only
+}
+
+// env is what every run of one Run call shares: the mock, its loopback
+// endpoint and an HTTP client.
+type env struct {
+	mock   *mockllm.Server
+	ep     *mockllm.Endpoint
+	client *http.Client
+	seed   uint64
+}
+
+// runSeed derives a run's random source from the seed and the run's name,
+// so that a run draws the same numbers whatever ran before it.
+func runSeed(seed uint64, sc, strategy string) *rand.Rand {
+	h := fnv.New64a()
+	fmt.Fprintf(h, "%s\x00%s", sc, strategy)
+	return rand.New(rand.NewPCG(seed, h.Sum64()))
+}
+
+// run executes one job in its own mock session on its own virtual clock.
+func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
+	name, session := j.sc.Name, j.strategy.Name
+	clk := clock.NewVirtual()
+	if err := e.mock.Open(name, session, clk); err != nil {
+		return ledger.Result{Scenario: name, Strategy: session}, fmt.Errorf("harness: open session: %w", err)
+	}
+	defer e.mock.CloseSession(name, session)
+
+	provider := anthropicprovider.New(
+		option.WithBaseURL(e.ep.BaseURL(name)),
+		option.WithAPIKey("faultbench"),
+		option.WithHTTPClient(e.client),
+		option.WithHeader(mockllm.SessionHeader, session),
+	).WithRequestOptions(func(r recovery.Request) []option.RequestOption {
+		return []option.RequestOption{option.WithHeader(mockllm.PurposeHeader, string(r.Purpose))}
+	})
+	rec := ledger.NewRecorder(name, session, clk.Now(), recovery.CountTokens)
+	engine := recovery.New(provider, j.strategy,
+		recovery.WithClock(clk),
+		recovery.WithRand(runSeed(e.seed, name, session)),
+		recovery.WithObserver(rec.Observe),
+		recovery.WithLimits(Limits(j.sc)),
+		recovery.WithFallbacks(j.sc.Turn.Fallback...),
+	)
+	res, err := engine.Do(ctx, j.request)
+	outcome, reason := Judge(res, err)
+	result := rec.Finish(outcome, reason, 1)
+	if cerr := ledger.Reconcile(result, served(e.mock.Entries(name, session))); cerr != nil {
+		return result, fmt.Errorf("harness: %w", cerr)
+	}
+	return result, nil
+}
+
+// served converts the mock's journal into the ledger's view of it.
+func served(entries []mockllm.Entry) []ledger.Served {
+	out := make([]ledger.Served, len(entries))
+	for i, e := range entries {
+		out[i] = ledger.Served{N: e.N, Purpose: e.Purpose, Model: e.Model, MaxTokens: e.MaxTokens, InputTokens: e.InputTokens, Status: e.Status}
+	}
+	return out
+}
+
+// Judge decides a turn's outcome from what the engine handed back, not from
+// the HTTP status: an answer cut at max_tokens is truncated even though it
+// came with a 200.
+func Judge(res *recovery.Result, err error) (ledger.Outcome, string) {
+	if err != nil {
+		if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return ledger.OutcomeCancelled, "context ended"
+		}
+		if g, ok := recovery.AsGiveUp(err); ok {
+			if g.Kind == recovery.KindCancelled {
+				return ledger.OutcomeCancelled, g.Reason
+			}
+			return ledger.OutcomeFailed, fmt.Sprintf("%s: %s", g.Kind, g.Reason)
+		}
+		return ledger.OutcomeFailed, err.Error()
+	}
+	if res == nil || res.Response == nil {
+		return ledger.OutcomeFailed, "no answer"
+	}
+	switch r := res.Response; {
+	case r.StopReason == "max_tokens":
+		return ledger.OutcomeTruncated, fmt.Sprintf("answer cut at max_tokens %d", r.OutputTokens)
+	case r.StopReason == "refusal":
+		return ledger.OutcomeFailed, "refusal handed back as an answer"
+	case r.Text == "":
+		return ledger.OutcomeFailed, "empty answer handed back"
+	}
+	return ledger.OutcomeSuccess, ""
+}
