@@ -2,6 +2,7 @@ package anthropic
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net/http"
@@ -10,7 +11,6 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/tidwall/gjson"
 
 	"github.com/faultbench/faultbench/recovery"
 )
@@ -148,13 +148,20 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 		RequestID:  e.RequestID,
 		Err:        e,
 	}
+	var body struct {
+		Error struct {
+			Type    string `json:"type"`
+			Message string `json:"message"`
+		} `json:"error"`
+	}
+	valid := json.Unmarshal([]byte(raw), &body) == nil
 	if out.Type == "" {
-		out.Type = gjson.Get(raw, "error.type").String()
+		out.Type = body.Error.Type
 	}
 	if out.Message == "" {
-		out.Message = gjson.Get(raw, "error.message").String()
+		out.Message = body.Error.Message
 	}
-	if out.Message == "" && !gjson.Valid(raw) {
+	if out.Message == "" && !valid {
 		// A proxy's plain-text or HTML page: its words are all there is.
 		out.Message = truncate(strings.TrimSpace(raw), maxRawMessage)
 	}
