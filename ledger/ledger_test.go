@@ -1,0 +1,79 @@
+package ledger_test
+
+import (
+	"errors"
+	"net/http"
+	"testing"
+	"time"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/recovery"
+)
+
+func attempt(req recovery.Request, resp *recovery.Response, err error, wait time.Duration, at time.Time) recovery.Event {
+	f := recovery.DefaultClassifier(resp, err)
+	return recovery.Event{Type: recovery.EventAttempt, Time: at, Request: &req, Response: resp, Failure: f, Err: err, WaitBefore: wait}
+}
+
+// record builds a result of two attempts (a 529, then an answer after a
+// 2 s wait) and one repair call.
+func record() ledger.Result {
+	start := clock.Epoch
+	rec := ledger.NewRecorder("sc", "classify", start, recovery.CountTokens)
+	req := recovery.Request{Model: "m", MaxTokens: 100, System: "0123456789", Purpose: recovery.PurposeTurn}
+	rec.Observe(attempt(req, nil, &recovery.APIError{StatusCode: 529, Type: "overloaded_error"}, 0, start))
+	rec.Observe(recovery.Event{Type: recovery.EventWait, Wait: 2 * time.Second})
+	repair := recovery.Request{Model: "m", MaxTokens: 50, System: "0123", Purpose: recovery.PurposeRepair}
+	rec.Observe(recovery.Event{Type: recovery.EventRepair, Request: &repair, Response: &recovery.Response{Text: "sum", StopReason: "end_turn", OutputTokens: 1}, Time: start})
+	rec.Observe(attempt(req, &recovery.Response{Text: "ok", StopReason: "end_turn", OutputTokens: 7}, nil, 2*time.Second, start.Add(2*time.Second)))
+	rec.Observe(recovery.Event{Type: recovery.EventFallback})
+	return rec.Finish(ledger.OutcomeSuccess, "", 1)
+}
+
+func TestRecorderTotals(t *testing.T) {
+	r := record()
+	if r.Attempts != 2 || r.RepairCalls != 1 || r.Fallbacks != 1 {
+		t.Fatalf("attempts %d, repairs %d, fallbacks %d", r.Attempts, r.RepairCalls, r.Fallbacks)
+	}
+	if r.SubmittedInputTokens != 6 || r.RepairInputTokens != 1 || r.Exposure() != 7 {
+		t.Fatalf("submitted %d, repair %d", r.SubmittedInputTokens, r.RepairInputTokens)
+	}
+	if r.WaitMS != 2000 || r.AttemptsLog[1].WaitBeforeMS != 2000 || r.AttemptsLog[1].AtMS != 2000 {
+		t.Fatalf("wait %d, log %+v", r.WaitMS, r.AttemptsLog[1])
+	}
+	if r.AttemptsLog[0].Status != 529 || r.AttemptsLog[0].Kind != "overloaded" || r.AttemptsLog[1].Status != http.StatusOK {
+		t.Fatalf("log %+v", r.AttemptsLog)
+	}
+	if r.OutputTokens != 8 {
+		t.Fatalf("output %d", r.OutputTokens)
+	}
+}
+
+func TestReconcile(t *testing.T) {
+	r := record()
+	journal := []ledger.Served{
+		{N: 1, Purpose: "turn", Model: "m", MaxTokens: 100, InputTokens: 3, Status: 529},
+		{N: 2, Purpose: "repair", Model: "m", MaxTokens: 50, InputTokens: 1, Status: 200},
+		{N: 3, Purpose: "turn", Model: "m", MaxTokens: 100, InputTokens: 3, Status: 200},
+	}
+	if err := ledger.Reconcile(r, journal); err != nil {
+		t.Fatalf("agreeing records: %v", err)
+	}
+	cases := map[string]func(j []ledger.Served) []ledger.Served{
+		"a request the engine never recorded": func(j []ledger.Served) []ledger.Served { return append(j, j[2]) },
+		"a missing request":                   func(j []ledger.Served) []ledger.Served { return j[:2] },
+		"other input tokens":                  func(j []ledger.Served) []ledger.Served { j[0].InputTokens++; return j },
+		"another model":                       func(j []ledger.Served) []ledger.Served { j[2].Model = "x"; return j },
+		"another status":                      func(j []ledger.Served) []ledger.Served { j[0].Status = 500; return j },
+		"another max_tokens on a repair":      func(j []ledger.Served) []ledger.Served { j[1].MaxTokens = 51; return j },
+	}
+	for name, mutate := range cases {
+		t.Run(name, func(t *testing.T) {
+			j := mutate(append([]ledger.Served(nil), journal...))
+			if err := ledger.Reconcile(r, j); !errors.Is(err, ledger.ErrMismatch) {
+				t.Fatalf("got %v, want ErrMismatch", err)
+			}
+		})
+	}
+}
