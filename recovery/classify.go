@@ -2,6 +2,8 @@ package recovery
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"errors"
 	"io"
 	"net"
@@ -18,7 +20,8 @@ var _ Classifier = DefaultClassifier
 //   - on an answer (HTTP 200), the stop reason and emptiness: max_tokens
 //     (or OpenAI's length) is truncated, refusal (or content_filter) a
 //     refusal, model_context_window_exceeded a context overflow, no text
-//     with stop reason end_turn or none an empty response, anything else ok;
+//     with stop reason end_turn, stop (OpenAI) or none an empty response,
+//     anything else ok;
 //   - the caller's context: context.Canceled is cancelled,
 //     context.DeadlineExceeded a timeout;
 //   - an *APIError anywhere in the chain: its status, error type and code,
@@ -27,7 +30,8 @@ var _ Classifier = DefaultClassifier
 //     ParseOverflow finds) and its x-should-retry header;
 //   - a transport error, by its cause chain: a net.Error that timed out is a
 //     timeout; a reset, refused, aborted or broken connection, an
-//     unexpected EOF or any other *net.OpError is a connection failure.
+//     unexpected EOF, a TLS handshake or certificate failure or any other
+//     *net.OpError is a connection failure.
 //
 // Everything else is unknown. It never reads an error's Error() text, only
 // the values in the chain (errors.Is, errors.As). A Provider that returns
@@ -56,7 +60,7 @@ func classifyAnswer(f *Failure, resp *Response) {
 	case "model_context_window_exceeded":
 		f.Kind = KindContextOverflow
 		f.Overflow = Overflow{Input: resp.InputTokens}
-	case "end_turn", "":
+	case "end_turn", "stop", "":
 		if resp.Text == "" {
 			f.Kind = KindEmptyResponse
 		} else {
@@ -147,7 +151,7 @@ func classifyAPIError(f *Failure, e *APIError) {
 
 // quotaExhausted tells a 429 that will not pass with time (OpenAI's
 // insufficient_quota, Anthropic's spend limits, any body that speaks of
-// quota, billing or credit) from a rate limit. A code that names a rate
+// quota, billing, credit or usage limits) from a rate limit. A code that names a rate
 // limit settles it first: OpenAI's free-tier rate_limit_exceeded message
 // points at the billing page.
 func quotaExhausted(e *APIError) bool {
@@ -158,7 +162,7 @@ func quotaExhausted(e *APIError) bool {
 		return false
 	}
 	return containsAny(e.Type, "quota", "billing", "credit") ||
-		containsAny(e.Message, "quota", "billing", "credit")
+		containsAny(e.Message, "quota", "billing", "credit", "usage limit")
 }
 
 // contextWords are the phrases by which servers say, without numbers, that
@@ -222,9 +226,30 @@ func transportKind(err error) Kind {
 			return KindConnection
 		}
 	}
+	if tlsFailure(err) {
+		return KindConnection
+	}
 	var opErr *net.OpError
 	if errors.As(err, &opErr) {
 		return KindConnection
 	}
 	return KindUnknown
+}
+
+// tlsFailure reports a TLS handshake or certificate failure in err's
+// chain: an unknown authority, an expired or invalid certificate, a name
+// mismatch, a server that does not speak TLS, an alert from the peer.
+// Retrying helps only when a proxy or a load balancer was at fault, but it
+// is a failure of the connection, not of the request.
+func tlsFailure(err error) bool {
+	var (
+		verify   *tls.CertificateVerificationError
+		record   tls.RecordHeaderError
+		alert    tls.AlertError
+		unknown  x509.UnknownAuthorityError
+		invalid  x509.CertificateInvalidError
+		hostname x509.HostnameError
+	)
+	return errors.As(err, &verify) || errors.As(err, &record) || errors.As(err, &alert) ||
+		errors.As(err, &unknown) || errors.As(err, &invalid) || errors.As(err, &hostname)
 }

@@ -2,6 +2,8 @@ package recovery_test
 
 import (
 	"context"
+	"crypto/tls"
+	"crypto/x509"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -163,6 +165,9 @@ var _ = Describe("DefaultClassifier", func() {
 		Entry("Anthropic 429 spend limit",
 			wireError(429, `{"type":"error","error":{"type":"rate_limit_error","message":"You have reached your specified API usage limits.","details":{"error_code":"enforced_spend_limit_reached"}}}`),
 			recovery.KindQuotaExhausted, recovery.Overflow{}),
+		Entry("Anthropic 429 spend limit in words only",
+			wireError(429, `{"type":"error","error":{"type":"rate_limit_error","message":"You have reached your specified API usage limits. You will regain access on 2026-02-01 at 00:00 UTC."}}`),
+			recovery.KindQuotaExhausted, recovery.Overflow{}),
 		Entry("an unexpected 4xx",
 			wireError(418, `{"error":{"type":"teapot","message":"I'm a teapot"}}`),
 			recovery.KindUnknown, recovery.Overflow{}),
@@ -323,3 +328,8 @@ var _ = Describe("ParseOverflow", func() {
 })
 
 func boolPtr(v bool) *bool { return &v }
+
+func tlsUnknownAuthority() error {
+	return &url.Error{Op: "Post", URL: "https://api.anthropic.com/v1/messages",
+		Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}
+}

@@ -1,32 +1,79 @@
 // Package recovery is a recovery engine for LLM calls that a Go agent can
 // put in front of its model client in production: it classifies each
 // failure (SPEC §4), then waits, shrinks the request, raises the output
-// budget, switches model, or stops.
+// budget, switches model, refreshes credentials, or stops — and when it
+// stops, it says why.
 //
-// The contract is small. A Provider sends one Request and returns a
-// Response or an error (an *APIError for error statuses, the transport's
-// own error otherwise); it must not retry. A Classifier maps that result to
-// a Failure. A Strategy is immutable data describing the policy; an Engine
-// runs a Strategy over a Provider, and every per-turn counter lives in the
-// turn, so one Engine serves many turns. The clock and the random source
-// are injected (WithClock, WithRand): nothing here reads the wall clock
-// unless you hand it one.
+// # The contract
+//
+// A Provider sends one Request and returns a Response or an error (an
+// *APIError for error statuses, the transport's own error otherwise,
+// wrapped with %w); it must not retry. A Classifier maps that result to a
+// Failure of one Kind. A Strategy is immutable data describing the policy
+// (the presets are in presets.go; recovery/strategyfile reads strategies
+// from YAML). An Engine runs a Strategy over a Provider; every per-turn
+// counter lives in the turn, so one Engine serves many turns. The clock and
+// the random source are injected (WithClock, WithRand): nothing here reads
+// the wall clock or the global random source unless you hand it one.
+//
+// # Wrapping a client
+//
+// recovery/anthropic wraps the official Anthropic SDK and recovery/openai
+// the official OpenAI SDK (and the servers that speak Chat Completions),
+// both with the SDK's own retries off, so that there is one retry loop:
+//
+//	provider := anthropic.New(option.WithAPIKey(key)) // or openai.New(option.WithAPIKey(key))
+//	engine := recovery.New(provider, recovery.Classifying(),
+//		recovery.WithFallbacks("claude-haiku-4-5"),
+//		recovery.WithLimits(map[string]recovery.Limits{"claude-sonnet-4-5": {ContextWindow: 200000, MaxOutput: 64000}}),
+//		recovery.WithAuthRefresh(func(ctx context.Context) error { return tokens.Renew(ctx) }),
+//		recovery.WithObserver(func(e recovery.Event) { log.Println(e.Type, e.Failure.Kind, e.Wait) }),
+//	)
+//	res, err := engine.Do(ctx, recovery.Request{Model: "claude-sonnet-4-5", MaxTokens: 4096, Messages: msgs})
+//	switch {
+//	case errors.Is(err, recovery.ErrWaitBudget): // waited as long as allowed
+//	case errors.Is(err, recovery.ErrGaveUp):     // any other stop; errors.As finds the *APIError
+//	}
+//
+// Any other client fits through ProviderFunc.
+//
+// # The order of the mechanisms
 //
 // Inside one turn the mechanisms nest in this order, outermost first:
 //
 //  1. cancellation: a cancelled context stops at once, with no further
 //     attempt and no sleep;
-//  2. the wait budget: a wait that would break it ends the turn;
-//  3. content repairs (classify only): a context overflow lowers max_tokens
-//     when the input alone fits (adjustment), else compacts older messages
-//     through a summarisation repair call; a truncated answer raises
-//     max_tokens (escalation). A repair starts a new step;
-//  4. model fallback: consecutive overloads (or a not_found) move the turn
-//     to the next fallback model at once, starting a new step;
-//  5. retry within a step: transient kinds wait retry-after or the backoff
-//     delay and resend; permanent kinds stop.
+//  2. budgets: the turn's attempts (TurnAttempts), then the wait budget: a
+//     wait that would break it ends the turn;
+//  3. preflight (with Preflight, and after any overflow): a request that
+//     cannot fit the known window is shrunk before it is sent;
+//  4. answers: a complete answer is handed back; a truncated one raises
+//     max_tokens (escalation, bounded by the output limit, the window and
+//     EscalationCeiling) or is handed back when it cannot grow;
+//  5. load shedding: a Background request gives up on an overload
+//     (ShedBackground);
+//  6. credentials: a 401 calls the refresh hook once and starts a new step
+//     (RefreshAuth); a second 401 stops;
+//  7. model fallback: a kind in FallbackOn (not_found for classify), or
+//     FallbackAfter consecutive overloads, move the turn to the next model
+//     at once, starting a new step;
+//  8. content repairs: a context overflow never waits; the window it
+//     reveals is learnt (from the message, or 0.85 × the input counted);
+//     max_tokens is lowered when the input alone fits (adjustment), else
+//     older messages are summarised through a repair call (compaction), at
+//     most MaxCompactions times. A repair starts a new step;
+//  9. retry within a step: a kind the strategy retries (Retry,
+//     RetryStatuses), unless x-should-retry says false, waits what the
+//     server asks (retry-after-ms, retry-after, the rate-limit reset
+//     headers; capped by RetryAfterCap) or the backoff delay, then resends;
+//     never after the step's last attempt, where the turn stops or, with
+//     FallbackOnExhausted, moves to the next model. In persistent mode rate
+//     limits and overloads are retried past the attempts, as long as the
+//     wait budget lasts, and long waits are split into heartbeats.
 //
-// Every attempt, wait and decision is reported to the Observer as an Event.
-// When the engine gives up it returns a *GiveUpError (errors.Is ErrGaveUp)
-// that wraps the last underlying error.
+// Every attempt, wait, heartbeat and decision is reported to the Observer
+// as an Event. When the engine gives up it returns a *GiveUpError: it
+// wraps the last underlying error, says why it stopped (Stop, with a
+// sentinel per reason: ErrAttempts, ErrWaitBudget, ErrServerSaidNo,
+// ErrCompactionLimit, ...), and matches ErrGaveUp.
 package recovery

@@ -5,6 +5,7 @@ import (
 	crand "crypto/rand"
 	"encoding/binary"
 	"math/rand/v2"
+	"slices"
 	"time"
 
 	"github.com/faultbench/faultbench/internal/clock"
@@ -40,6 +41,7 @@ type Engine struct {
 	limits    map[string]Limits
 	count     func(Request) int
 	fallbacks []string
+	refresh   func(context.Context) error
 }
 
 // Option configures an Engine.
@@ -73,6 +75,15 @@ func WithCounter(f func(Request) int) Option { return func(e *Engine) { e.count 
 // model is overloaded or not found.
 func WithFallbacks(models ...string) Option {
 	return func(e *Engine) { e.fallbacks = append([]string(nil), models...) }
+}
+
+// WithAuthRefresh sets the function a strategy with RefreshAuth calls on a
+// 401, at most once per turn, before it resends with a fresh count of
+// attempts: it should renew the credentials the Provider sends (clear a
+// cached token, fetch a new one). An error from it stops the turn. Without
+// it a 401 stops at once.
+func WithAuthRefresh(f func(ctx context.Context) error) Option {
+	return func(e *Engine) { e.refresh = f }
 }
 
 // New returns an engine that runs s over p.
@@ -136,6 +147,18 @@ func (e *Engine) Do(ctx context.Context, req Request) (*Result, error) {
 	if req.Purpose == "" {
 		req.Purpose = PurposeTurn
 	}
-	t := &turn{e: e, s: e.strategy, req: req.Clone(), models: append([]string{req.Model}, e.fallbacks...)}
+	t := &turn{e: e, s: e.strategy, req: req.Clone(), models: fallbackChain(req.Model, e.fallbacks)}
 	return t.run(ctx)
+}
+
+// fallbackChain is the turn's model, then its fallbacks, each once (a
+// fallback that repeats an earlier model would only resend to it).
+func fallbackChain(model string, fallbacks []string) []string {
+	chain := []string{model}
+	for _, m := range fallbacks {
+		if !slices.Contains(chain, m) {
+			chain = append(chain, m)
+		}
+	}
+	return chain
 }

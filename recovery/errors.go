@@ -3,18 +3,92 @@ package recovery
 import (
 	"errors"
 	"fmt"
+	"time"
 )
 
 // ErrGaveUp is the sentinel every *GiveUpError matches with errors.Is.
 var ErrGaveUp = errors.New("recovery: gave up")
 
+// Stop says why the engine made no further attempt. Each Stop has a
+// sentinel error that the *GiveUpError matches with errors.Is, so a caller
+// can write errors.Is(err, recovery.ErrWaitBudget).
+type Stop string
+
+// Why a turn stops without an answer.
+const (
+	// StopNotRetryable: the failure is of a kind the strategy does not
+	// resend (invalid request, permission, quota, ...).
+	StopNotRetryable Stop = "not_retryable"
+	// StopServerSaidNo: the server sent x-should-retry: false.
+	StopServerSaidNo Stop = "server_said_no"
+	// StopAttempts: the step's (or the turn's) attempts ran out.
+	StopAttempts Stop = "attempts_exhausted"
+	// StopWaitBudget: the next wait would break the wait budget.
+	StopWaitBudget Stop = "wait_budget"
+	// StopRetryAfterCap: the server asked for a wait above the cap and the
+	// strategy gives up there.
+	StopRetryAfterCap Stop = "retry_after_above_cap"
+	// StopCompactionLimit: the context still overflows after the most
+	// compactions a turn may make, or compaction is off.
+	StopCompactionLimit Stop = "compaction_limit"
+	// StopCompactionFailed: the summarisation call failed, or there was
+	// nothing left to summarise.
+	StopCompactionFailed Stop = "compaction_failed"
+	// StopNoFallback: the failure asks for another model and none is left.
+	StopNoFallback Stop = "no_fallback"
+	// StopAuth: a 401 with no refresh left (no hook, the hook failed, or a
+	// second 401 after the refresh).
+	StopAuth Stop = "auth"
+	// StopShed: a background request met an overload and was dropped.
+	StopShed Stop = "shed"
+	// StopCancelled: the caller's context ended.
+	StopCancelled Stop = "cancelled"
+)
+
+// The sentinels of each Stop.
+var (
+	ErrNotRetryable    = errors.New("recovery: not retryable")
+	ErrServerSaidNo    = errors.New("recovery: server said x-should-retry: false")
+	ErrAttempts        = errors.New("recovery: attempts exhausted")
+	ErrWaitBudget      = errors.New("recovery: wait budget exhausted")
+	ErrRetryAfterCap   = errors.New("recovery: server asked to wait longer than the cap")
+	ErrCompactionLimit = errors.New("recovery: compaction could not bring the context under the window")
+	ErrCompaction      = errors.New("recovery: compaction failed")
+	ErrNoFallback      = errors.New("recovery: no fallback model left")
+	ErrAuth            = errors.New("recovery: credentials rejected")
+	ErrShed            = errors.New("recovery: background request shed on overload")
+	ErrCancelled       = errors.New("recovery: cancelled")
+)
+
+var stopSentinels = map[Stop]error{
+	StopNotRetryable:     ErrNotRetryable,
+	StopServerSaidNo:     ErrServerSaidNo,
+	StopAttempts:         ErrAttempts,
+	StopWaitBudget:       ErrWaitBudget,
+	StopRetryAfterCap:    ErrRetryAfterCap,
+	StopCompactionLimit:  ErrCompactionLimit,
+	StopCompactionFailed: ErrCompaction,
+	StopNoFallback:       ErrNoFallback,
+	StopAuth:             ErrAuth,
+	StopShed:             ErrShed,
+	StopCancelled:        ErrCancelled,
+}
+
+// Sentinel returns the error that a *GiveUpError with this Stop matches.
+func (s Stop) Sentinel() error { return stopSentinels[s] }
+
 // GiveUpError says why the engine stopped without an answer. It wraps the
-// last underlying error.
+// last underlying error: errors.As finds the *APIError or the transport
+// error in it, errors.Is finds ErrGaveUp, the sentinel of Stop, and
+// anything in the last error's chain (context.Canceled, say).
 type GiveUpError struct {
-	Kind     Kind   // the kind of the last failure
-	Attempts int    // turn attempts sent
-	Reason   string // why no further attempt was made
-	Err      error  // the last underlying error
+	Kind     Kind          // the kind of the last failure
+	Stop     Stop          // why no further attempt was made
+	Attempts int           // turn attempts sent
+	Waited   time.Duration // time waited in all
+	Budget   time.Duration // the wait budget in force, 0 for none
+	Reason   string        // Stop in words, with the figures
+	Err      error         // the last underlying error
 }
 
 func (e *GiveUpError) Error() string {
@@ -24,8 +98,14 @@ func (e *GiveUpError) Error() string {
 // Unwrap returns the last underlying error.
 func (e *GiveUpError) Unwrap() error { return e.Err }
 
-// Is matches ErrGaveUp.
-func (e *GiveUpError) Is(target error) bool { return target == ErrGaveUp }
+// Is matches ErrGaveUp and the sentinel of e.Stop.
+func (e *GiveUpError) Is(target error) bool {
+	if target == ErrGaveUp {
+		return true
+	}
+	s := stopSentinels[e.Stop]
+	return s != nil && target == s
+}
 
 // AsGiveUp returns err's *GiveUpError, if it has one.
 func AsGiveUp(err error) (*GiveUpError, bool) {

@@ -14,11 +14,17 @@ const (
 	EventRepair EventType = "repair"
 	// EventWait: the engine is about to sleep Wait.
 	EventWait EventType = "wait"
+	// EventHeartbeat: a long wait goes on; Wait is what remains of it. Sent
+	// before each chunk of a wait split by Strategy.Heartbeat.
+	EventHeartbeat EventType = "heartbeat"
+	// EventAuthRefresh: a 401 made the engine refresh the credentials.
+	EventAuthRefresh EventType = "auth_refresh"
 	// EventFallback: the next request goes to model To instead of From.
 	EventFallback EventType = "fallback"
 	// EventEscalate: max_tokens raised from FromTokens to ToTokens.
 	EventEscalate EventType = "escalate"
-	// EventAdjust: max_tokens lowered from FromTokens to ToTokens to fit the window.
+	// EventAdjust: max_tokens lowered from FromTokens to ToTokens to fit the
+	// window or the output limit; Reason says which.
 	EventAdjust EventType = "adjust"
 	// EventCompact: older messages replaced by a summary; FromTokens and
 	// ToTokens are the input before and after.
@@ -39,7 +45,7 @@ type Event struct {
 	Response   *Response
 	Failure    Failure
 	WaitBefore time.Duration // for attempts and repairs: the wait just before
-	Wait       time.Duration // for EventWait
+	Wait       time.Duration // for EventWait; for EventHeartbeat what remains
 	From, To   string
 	FromTokens int
 	ToTokens   int

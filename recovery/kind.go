@@ -1,5 +1,7 @@
 package recovery
 
+import "slices"
+
 // Kind names what went wrong with an attempt (SPEC §4). KindOK marks an
 // attempt that needs no recovery.
 type Kind string
@@ -28,12 +30,15 @@ const (
 )
 
 // Transient reports whether waiting and resending the same request can fix
-// a failure of this kind.
-func (k Kind) Transient() bool {
-	switch k {
-	case KindRateLimit, KindOverloaded, KindServer, KindTimeout, KindConflict,
-		KindConnection, KindEmptyResponse, KindUnknown:
-		return true
+// a failure of this kind: the kinds a classifying strategy retries when its
+// Retry list is nil.
+func (k Kind) Transient() bool { return slices.Contains(transientKinds, k) }
+
+// Kinds returns every kind, in the order of SPEC §4's table (ok first).
+func Kinds() []Kind {
+	return []Kind{
+		KindOK, KindRateLimit, KindQuotaExhausted, KindOverloaded, KindServer, KindTimeout, KindConflict,
+		KindConnection, KindContextOverflow, KindRequestTooLarge, KindInvalidRequest, KindAuth, KindPermission,
+		KindNotFound, KindTruncated, KindEmptyResponse, KindRefusal, KindCancelled, KindUnknown,
 	}
-	return false
 }

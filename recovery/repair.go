@@ -9,10 +9,23 @@ import (
 // limits, with the window narrowed to what an overflow taught it.
 func (t *turn) limits() Limits {
 	l := t.e.limits[t.req.Model]
-	if t.window > 0 && (l.ContextWindow == 0 || t.window < l.ContextWindow) {
-		l.ContextWindow = t.window
+	if w := t.windows[t.req.Model]; w > 0 && (l.ContextWindow == 0 || w < l.ContextWindow) {
+		l.ContextWindow = w
 	}
 	return l
+}
+
+// learnWindow narrows the current model's known window to w.
+func (t *turn) learnWindow(w int) {
+	if w <= 0 {
+		return
+	}
+	if t.windows == nil {
+		t.windows = map[string]int{}
+	}
+	if old := t.windows[t.req.Model]; old == 0 || w < old {
+		t.windows[t.req.Model] = w
+	}
 }
 
 // fit lowers max_tokens so that input + max_tokens fits the known window,
@@ -29,12 +42,12 @@ func (t *turn) fit() {
 	}
 }
 
-// doomed reports, once an overflow has been seen, a planned request that
-// cannot fit the known window: it is handled as the overflow it would
-// cause, without sending it.
+// doomed reports a planned request that cannot fit the known window — once
+// an overflow has been seen, or always with Preflight: it is handled as the
+// overflow it would cause, without sending it.
 func (t *turn) doomed() (Failure, bool) {
 	w := t.limits().ContextWindow
-	if !t.overflowSeen || w == 0 {
+	if (!t.overflowSeen && !t.s.Preflight) || w == 0 {
 		return Failure{}, false
 	}
 	input := t.e.count(t.req)
@@ -48,6 +61,32 @@ func (t *turn) doomed() (Failure, bool) {
 	}, true
 }
 
+// preflightOutput lowers a max_tokens above the model's output limit to
+// the limit before the request is sent (Preflight).
+func (t *turn) preflightOutput() {
+	l := t.limits()
+	if l.MaxOutput <= 0 || t.req.MaxTokens <= l.MaxOutput {
+		return
+	}
+	from := t.req.MaxTokens
+	t.req.MaxTokens = l.MaxOutput
+	t.res.Adjustments++
+	t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: l.MaxOutput,
+		Reason: "preflight: max_tokens above the model's output limit"})
+}
+
+// tooLargeAsOverflow reports a 413 request_too_large that the strategy
+// takes for a context overflow: the request is at least TooLargeAsOverflow
+// of the known window (Kimi Code's OVERFLOW_STATUS_RECOVERY_RATIO).
+func (t *turn) tooLargeAsOverflow(f Failure) bool {
+	r := t.s.TooLargeAsOverflow
+	if f.Kind != KindRequestTooLarge || r <= 0 {
+		return false
+	}
+	w := t.limits().ContextWindow
+	return w > 0 && float64(t.e.count(t.req)) >= r*float64(w)
+}
+
 // escalate raises max_tokens after a truncated answer: ×factor, bounded by
 // the model's output limit and by the window less the input. It reports
 // false when the budget cannot grow.
@@ -58,6 +97,9 @@ func (t *turn) escalate(resp *Response) bool {
 	}
 	from := t.req.MaxTokens
 	to := int(float64(from) * f)
+	if c := t.s.EscalationCeiling; c > 0 && to > c {
+		return false
+	}
 	l := t.limits()
 	if l.MaxOutput > 0 && to > l.MaxOutput {
 		to = l.MaxOutput
@@ -81,18 +123,25 @@ func (t *turn) escalate(resp *Response) bool {
 	return true
 }
 
-// recoverOverflow handles a context overflow: never wait; lower max_tokens
-// when the input alone fits, else compact; give up past the compaction
-// limit.
+// recoverOverflow handles a context overflow: never wait; learn the
+// window; lower max_tokens when the input alone fits, else compact; give up
+// past the compaction limit.
 func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, error) {
 	t.overflowSeen = true
 	o := f.Overflow
-	if o.Window > 0 {
-		t.window = o.Window
-	}
 	input := o.Input
 	if input == 0 {
 		input = t.e.count(t.req)
+	}
+	switch declared := t.limits().ContextWindow; {
+	case o.Window > 0:
+		t.learnWindow(o.Window)
+	case declared == 0 || input+t.req.MaxTokens <= declared:
+		// The message gives no window and what is known cannot explain
+		// the overflow: take the window to be a share of the input
+		// counted (Kimi Code's 0.85), so the next request is planned to
+		// fit under it.
+		t.learnWindow(int(t.s.learnedWindowRatio() * float64(input)))
 	}
 	window := t.limits().ContextWindow
 	if t.s.Adjust && window > 0 && input < window {
@@ -102,20 +151,21 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 			t.req.MaxTokens = room
 			t.res.Adjustments++
 			t.newStep()
-			t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: room})
+			t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: room,
+				Reason: "input + max_tokens over the window"})
 			return true, nil, nil
 		}
 	}
 	if !t.s.Compact {
-		res, err := t.giveUp(f, "context overflow and compaction is off")
+		res, err := t.stop(f, StopNotRetryable, "context overflow and compaction is off")
 		return false, res, err
 	}
 	if t.res.Compactions >= t.s.maxCompactions() {
-		res, err := t.giveUp(f, fmt.Sprintf("context still overflows after %d compactions", t.res.Compactions))
+		res, err := t.stop(f, StopCompactionLimit, fmt.Sprintf("context still overflows after %d compactions", t.res.Compactions))
 		return false, res, err
 	}
 	if err := t.compact(ctx); err != nil {
-		res, gerr := t.giveUp(Failure{Kind: f.Kind, Err: fmt.Errorf("compaction: %w", err), Overflow: o}, "compaction failed")
+		res, gerr := t.stop(Failure{Kind: f.Kind, Err: fmt.Errorf("compaction: %w", err), Overflow: o}, StopCompactionFailed, "compaction failed")
 		return false, res, gerr
 	}
 	return true, nil, nil

@@ -30,6 +30,11 @@ type Request struct {
 	System    string
 	Messages  []Message
 	Purpose   Purpose
+	// Background marks a request the caller can do without (a title, a
+	// classifier, a summary nobody waits for): a strategy with
+	// ShedBackground drops it on the first overload instead of adding to
+	// the load. Providers do not send it.
+	Background bool
 }
 
 // Clone returns a copy whose Messages can be changed without touching r's.

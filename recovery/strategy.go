@@ -1,44 +1,109 @@
 package recovery
 
-import "time"
+import (
+	"slices"
+	"time"
+)
 
 // Strategy is a recovery policy as plain data: many runs share one value,
 // and every per-run counter lives in the run, not here. The zero value of
-// each field is documented where it is declared.
+// each field is documented where it is declared; the presets (presets.go)
+// set every field they rely on. recovery/strategyfile reads and writes
+// strategies as YAML.
 type Strategy struct {
 	Name string
+	// Description says in a sentence what the policy is and where it comes
+	// from; `faultbench strategies` prints it.
+	Description string
 
 	// Classify makes the engine read each failure (SPEC §4) and act on its
 	// kind. Without it, every failure is retried alike and any HTTP 200 is
-	// taken as done: the naive loop.
+	// taken as done: the naive loop. Every field below that says "classify
+	// only" is ignored without it.
 	Classify bool
 
 	// Attempts per step counts the first try; 0 means 5. A step is one shape
-	// of the request: a fallback, an escalation, an adjustment or a
-	// compaction starts a new step with a fresh count.
+	// of the request: a fallback, an escalation, an adjustment, a
+	// compaction or a credential refresh starts a new step with a fresh
+	// count.
 	Attempts int
+	// TurnAttempts bounds the attempts of a whole turn, across steps; 0
+	// means no bound beyond the per-step one (1,000 in persistent mode,
+	// where a server that asks for no wait at all could otherwise keep a
+	// turn going for ever). Classify only.
+	TurnAttempts int
 
 	// Backoff computes the wait between attempts.
 	Backoff Backoff
-
-	// HonorRetryAfter waits what the server asks (retry-after-ms,
-	// retry-after) instead of the backoff delay. Classify only.
-	HonorRetryAfter bool
-	// RetryAfterCap bounds a server-requested wait; 0 means no bound.
-	RetryAfterCap time.Duration
-	// GiveUpAboveCap stops the turn when the server asks for more than
-	// RetryAfterCap; false waits the cap instead.
-	GiveUpAboveCap bool
 
 	// SleepAfterFinal sleeps the backoff delay even after the last attempt
 	// has failed: the naive bug, kept so that blind can show what it costs.
 	SleepAfterFinal bool
 
+	// Retry lists the kinds a classifying strategy waits and resends on; nil
+	// means the kinds SPEC §4 calls transient: rate_limit, overloaded,
+	// server, timeout, conflict, connection, empty_response and unknown.
+	Retry []Kind
+	// RetryStatuses, when not empty, narrows Retry for failures that came
+	// with an error status: such a failure is resent only if its status is
+	// listed too (Kimi Code's list, the SDKs' 408/409/429/5xx). Transport
+	// errors and answers are not affected.
+	RetryStatuses []int
+	// ShouldRetry says how the x-should-retry response header is read; ""
+	// means ShouldRetryHonor. Classify only.
+	ShouldRetry ShouldRetryMode
+
+	// HonorRetryAfter waits what the server asks (retry-after-ms, then
+	// retry-after as seconds or an HTTP date) instead of the backoff delay.
+	// Classify only.
+	HonorRetryAfter bool
+	// HonorRateLimitReset, when the server sent no retry-after, waits until
+	// the rate-limit window resets as the Anthropic
+	// anthropic-ratelimit-*-reset (RFC 3339) or OpenAI x-ratelimit-reset-*
+	// (duration) headers say. Classify only.
+	HonorRateLimitReset bool
+	// RetryAfterCap bounds a server-requested wait (retry-after or reset); 0
+	// means no bound.
+	RetryAfterCap time.Duration
+	// GiveUpAboveCap stops the turn when the server asks for more than
+	// RetryAfterCap; false waits the cap instead.
+	GiveUpAboveCap bool
+
+	// WaitBudget bounds the total time a turn may spend waiting; 0 means no
+	// bound (6 h in persistent mode). A wait that would break it ends the
+	// turn instead.
+	WaitBudget time.Duration
+	// Persistent is Claude Code's unattended mode: rate limits and overloads
+	// are retried past Attempts, for as long as WaitBudget lasts, with the
+	// backoff capped at PersistentCap. Classify only.
+	Persistent bool
+	// PersistentCap caps the backoff delay in persistent mode; 0 means 5 min.
+	PersistentCap time.Duration
+	// Heartbeat splits a wait longer than it into chunks of at most this
+	// long, with an EventHeartbeat before each, so that a caller can show
+	// progress (Claude Code: 30 s); 0 means one sleep per wait.
+	Heartbeat time.Duration
+
 	// FallbackAfter is how many consecutive overloads make the engine switch
 	// to the next fallback model, at once and without a wait; 0 never
-	// switches on overloads. not_found always moves to the next model when
-	// Classify is on and one is left.
+	// switches on overloads. Classify only.
 	FallbackAfter int
+	// FallbackOn lists the kinds that move the turn to the next fallback
+	// model at once (classify: not_found; s11: every permanent error); when
+	// no model is left the turn stops. nil switches on none. Classify only.
+	FallbackOn []Kind
+	// FallbackOnExhausted moves to the next fallback model, instead of
+	// stopping, when a step's attempts run out (s11). Classify only.
+	FallbackOnExhausted bool
+
+	// RefreshAuth calls the engine's refresh hook (WithAuthRefresh) once per
+	// turn on a 401, then resends with a fresh count of attempts; a second
+	// 401 stops. Without a hook a 401 stops at once. Classify only.
+	RefreshAuth bool
+	// ShedBackground gives up at once when a request marked Background meets
+	// an overload, without retry or fallback: Claude Code's load shedding.
+	// Classify only.
+	ShedBackground bool
 
 	// EscalationFactor multiplies max_tokens when an answer comes back
 	// truncated; 0 or 1 turns escalation off. The new value is bounded by
@@ -46,6 +111,10 @@ type Strategy struct {
 	EscalationFactor float64
 	// MaxEscalations bounds escalations per turn; 0 means 3.
 	MaxEscalations int
+	// EscalationCeiling, when not 0, is a hard ceiling: an escalation that
+	// would go above it is not made, and the truncated answer is handed
+	// back (s11's 32,768).
+	EscalationCeiling int
 
 	// Adjust lowers max_tokens after a context overflow whose input alone
 	// fits: max_tokens = window − input − AdjustBuffer, never below
@@ -62,15 +131,50 @@ type Strategy struct {
 	// KeepRecent is how many of the most recent messages a compaction keeps
 	// as they are; 0 means 6.
 	KeepRecent int
-	// MaxCompactions per turn; 0 means 3. Past it the turn fails.
+	// MaxCompactions per turn; 0 means 3. Past it the turn fails with
+	// ErrCompactionLimit.
 	MaxCompactions int
 	// SummaryMaxTokens is the output budget of the summarisation call; 0
 	// means 4,096.
 	SummaryMaxTokens int
+	// LearnedWindowRatio: after an overflow whose message gives no window,
+	// and that the declared window cannot explain, the engine takes the
+	// window to be this share of the input it counted, and plans every later
+	// request of the turn against it (Kimi Code); 0 means 0.85.
+	LearnedWindowRatio float64
+	// TooLargeAsOverflow, when not 0, handles a 413 request_too_large as a
+	// context overflow if the request's input is at least this share of the
+	// known window (Kimi Code: 0.5).
+	TooLargeAsOverflow float64
 
-	// WaitBudget bounds the total time a turn may spend waiting; 0 means no
-	// bound. A wait that would break it ends the turn instead.
-	WaitBudget time.Duration
+	// Preflight counts each request's tokens before sending it and, when it
+	// cannot fit the model's known window or output limit, shrinks it first
+	// (adjusting max_tokens or compacting), so that a doomed request is
+	// never sent. It needs the model's limits (WithLimits). Classify only.
+	Preflight bool
+}
+
+// ShouldRetryMode says how a strategy reads x-should-retry.
+type ShouldRetryMode string
+
+// The ways of reading x-should-retry.
+const (
+	// ShouldRetryHonor: "true" allows resending any failure that is not
+	// about the request's content; "false" forbids resending the same
+	// request (a repair or a fallback, which change it, stays allowed).
+	ShouldRetryHonor ShouldRetryMode = "honor"
+	// ShouldRetryIgnore: the header is not read.
+	ShouldRetryIgnore ShouldRetryMode = "ignore"
+	// ShouldRetryHonorExceptOverloaded: as honor, but an overload is
+	// retried whatever the header says, as Claude Code checks for
+	// overloaded_error before it reads the header.
+	ShouldRetryHonorExceptOverloaded ShouldRetryMode = "honor-except-overloaded"
+)
+
+// transientKinds are the kinds SPEC §4 retries by default.
+var transientKinds = []Kind{
+	KindRateLimit, KindOverloaded, KindServer, KindTimeout, KindConflict,
+	KindConnection, KindEmptyResponse, KindUnknown,
 }
 
 func orDefault(v, def int) int {
@@ -88,54 +192,70 @@ func (s Strategy) keepRecent() int       { return orDefault(s.KeepRecent, 6) }
 func (s Strategy) maxCompactions() int   { return orDefault(s.MaxCompactions, 3) }
 func (s Strategy) summaryMaxTokens() int { return orDefault(s.SummaryMaxTokens, 4096) }
 
-// Blind is the naive loop (SPEC §5): every failure alike, the same request
-// resent, base·2^i after each failed attempt including the last, 1 s base,
-// 5 attempts, no jitter, no cap, any HTTP 200 taken as done.
-func Blind() Strategy {
-	return Strategy{
-		Name:            "blind",
-		Attempts:        5,
-		Backoff:         Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
-		SleepAfterFinal: true,
+func (s Strategy) learnedWindowRatio() float64 {
+	if s.LearnedWindowRatio <= 0 || s.LearnedWindowRatio > 1 {
+		return 0.85
 	}
+	return s.LearnedWindowRatio
 }
 
-// Classifying is classify-then-retry (SPEC §4, §5), deterministic: 1 s base
-// doubling, no jitter, 5 attempts per step, retry-after honoured (capped at
-// 60 s, waiting the cap above it), fallback after 3 consecutive overloads
-// with no wait before the switch, max_tokens ×2 escalation, adjustment with
-// a 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
-// messages, at most 3 compactions.
-func Classifying() Strategy {
-	return Strategy{
-		Name:             "classify",
-		Classify:         true,
-		Attempts:         5,
-		Backoff:          Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
-		HonorRetryAfter:  true,
-		RetryAfterCap:    60 * time.Second,
-		FallbackAfter:    3,
-		EscalationFactor: 2,
-		MaxEscalations:   3,
-		Adjust:           true,
-		AdjustBuffer:     1000,
-		AdjustFloor:      3000,
-		Compact:          true,
-		KeepRecent:       6,
-		MaxCompactions:   3,
-		SummaryMaxTokens: 4096,
+func (s Strategy) shouldRetryMode() ShouldRetryMode {
+	if s.ShouldRetry == "" {
+		return ShouldRetryHonor
 	}
+	return s.ShouldRetry
 }
 
-// Presets returns the built-in strategies in their documented order.
-func Presets() []Strategy { return []Strategy{Blind(), Classifying()} }
-
-// Preset returns the built-in strategy called name.
-func Preset(name string) (Strategy, bool) {
-	for _, s := range Presets() {
-		if s.Name == name {
-			return s, true
-		}
+func (s Strategy) waitBudget() time.Duration {
+	if s.WaitBudget <= 0 && s.Persistent && s.Classify {
+		return 6 * time.Hour
 	}
-	return Strategy{}, false
+	return s.WaitBudget
 }
+
+func (s Strategy) turnAttempts() int {
+	if s.TurnAttempts <= 0 && s.Persistent {
+		return 1000
+	}
+	return s.TurnAttempts
+}
+
+func (s Strategy) persistentCap() time.Duration {
+	if s.PersistentCap <= 0 {
+		return 5 * time.Minute
+	}
+	return s.PersistentCap
+}
+
+// retries reports whether the strategy resends a failure of kind k that
+// came with status (0 for none).
+func (s Strategy) retries(k Kind, status int) bool {
+	kinds := s.Retry
+	if kinds == nil {
+		kinds = transientKinds
+	}
+	if !slices.Contains(kinds, k) {
+		return false
+	}
+	if len(s.RetryStatuses) > 0 && status >= 400 {
+		return slices.Contains(s.RetryStatuses, status)
+	}
+	return true
+}
+
+// persistentKind reports whether persistent mode retries k past Attempts.
+func (s Strategy) persistentKind(k Kind) bool {
+	return s.Persistent && (k == KindRateLimit || k == KindOverloaded)
+}
+
+// Clone returns a copy of s whose slices can be changed without touching s's.
+func (s Strategy) Clone() Strategy {
+	s.Retry = slices.Clone(s.Retry)
+	s.RetryStatuses = slices.Clone(s.RetryStatuses)
+	s.FallbackOn = slices.Clone(s.FallbackOn)
+	return s
+}
+
+// TransientKinds returns the kinds a classifying strategy retries when its
+// Retry list is nil (SPEC §4).
+func TransientKinds() []Kind { return slices.Clone(transientKinds) }

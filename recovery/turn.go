@@ -3,6 +3,8 @@ package recovery
 import (
 	"context"
 	"errors"
+	"fmt"
+	"slices"
 	"time"
 )
 
@@ -16,19 +18,31 @@ type turn struct {
 	model  int      // index into models
 
 	res          Result
-	step         int           // attempts in the current step
-	overloads    int           // consecutive overloads
-	pendingWait  time.Duration // waited since the last attempt
-	window       int           // context window learnt for the current model, 0 unknown
+	step         int            // attempts in the current step
+	overloads    int            // consecutive overloads
+	pendingWait  time.Duration  // waited since the last attempt
+	windows      map[string]int // context window learnt per model from overflows
 	overflowSeen bool
+	refreshed    bool      // the credential refresh of this turn was used
+	last         Failure   // the last attempt's classification
+	lastResp     *Response // the last answer, for a truncated one handed back
 }
 
 func (t *turn) run(ctx context.Context) (*Result, error) {
 	for {
 		if err := ctx.Err(); err != nil {
-			return t.giveUp(Failure{Kind: KindCancelled, Err: err}, "cancelled")
+			return t.cancelled(err)
 		}
 		if t.s.Classify {
+			if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+				if t.last.Kind == KindTruncated && t.lastResp != nil {
+					return t.done(t.lastResp)
+				}
+				return t.stop(t.last, StopAttempts, fmt.Sprintf("the turn's %d attempts are used up", n))
+			}
+			if t.s.Preflight {
+				t.preflightOutput()
+			}
 			if f, doomed := t.doomed(); doomed {
 				next, out, err := t.recoverOverflow(ctx, f)
 				if !next {
@@ -38,9 +52,10 @@ func (t *turn) run(ctx context.Context) (*Result, error) {
 			}
 		}
 		resp, f := t.send(ctx, EventAttempt)
-		if ctx.Err() != nil {
-			return t.giveUp(Failure{Kind: KindCancelled, Err: ctx.Err()}, "cancelled")
+		if err := ctx.Err(); err != nil {
+			return t.cancelled(err)
 		}
+		t.last, t.lastResp = f, resp
 		if !t.s.Classify {
 			if f.Err == nil {
 				return t.done(resp)
@@ -60,10 +75,11 @@ func (t *turn) run(ctx context.Context) (*Result, error) {
 	}
 }
 
-// decide acts on a classified attempt. next reports whether to send again.
+// decide acts on a classified attempt, in the order doc.go gives. next
+// reports whether to send again.
 func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool, res *Result, err error) {
-	if f.ShouldRetry != nil && !*f.ShouldRetry && f.Kind != KindOK && f.Kind != KindTruncated {
-		res, err = t.giveUp(f, "server said x-should-retry: false")
+	stop := func(s Stop, reason string) (bool, *Result, error) {
+		res, err := t.stop(f, s, reason)
 		return false, res, err
 	}
 	switch f.Kind {
@@ -76,24 +92,54 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		}
 		res, err = t.done(resp)
 		return false, res, err
-	case KindContextOverflow:
-		return t.recoverOverflow(ctx, f)
-	case KindNotFound:
-		if t.fallback("model not found") {
+	case KindCancelled:
+		return stop(StopCancelled, "the attempt was cancelled")
+	case KindOverloaded:
+		if t.req.Background && t.s.ShedBackground {
+			return stop(StopShed, "background request dropped on an overload")
+		}
+	case KindAuth:
+		if t.s.RefreshAuth && t.e.refresh != nil {
+			if t.refreshed {
+				return stop(StopAuth, "credentials rejected again after a refresh")
+			}
+			if err := t.refreshAuth(ctx); err != nil {
+				f.Err = errors.Join(f.Err, err)
+				return stop(StopAuth, "credential refresh failed")
+			}
 			return true, nil, nil
 		}
-		res, err = t.giveUp(f, "model not found and no fallback left")
-		return false, res, err
-	case KindOverloaded:
+	}
+	if slices.Contains(t.s.FallbackOn, f.Kind) {
+		if t.fallback(string(f.Kind)) {
+			return true, nil, nil
+		}
+		return stop(StopNoFallback, fmt.Sprintf("%s and no fallback model left", f.Kind))
+	}
+	if f.Kind == KindContextOverflow || t.tooLargeAsOverflow(f) {
+		return t.recoverOverflow(ctx, f)
+	}
+	if f.Kind == KindOverloaded {
 		t.overloads++
 		if t.s.FallbackAfter > 0 && t.overloads >= t.s.FallbackAfter && t.fallback("consecutive overloads") {
 			return true, nil, nil
 		}
 	}
-	retryable := f.Kind.Transient() || (f.ShouldRetry != nil && *f.ShouldRetry && !contentKind(f.Kind))
+
+	retryable := t.s.retries(f.Kind, f.StatusCode)
+	if f.ShouldRetry != nil && t.s.shouldRetryMode() != ShouldRetryIgnore {
+		switch {
+		case *f.ShouldRetry && !contentKind(f.Kind):
+			retryable = true
+		case !*f.ShouldRetry && !(t.s.shouldRetryMode() == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
+			return stop(StopServerSaidNo, "server said x-should-retry: false")
+		}
+	}
 	if !retryable {
-		res, err = t.giveUp(f, "not retryable")
-		return false, res, err
+		if f.Kind == KindAuth {
+			return stop(StopAuth, "credentials rejected and no refresh")
+		}
+		return stop(StopNotRetryable, "not retryable")
 	}
 	if err := t.retry(ctx, f); err != nil {
 		return false, &t.res, err
@@ -135,63 +181,95 @@ func (t *turn) send(ctx context.Context, typ EventType) (*Response, Failure) {
 func (t *turn) retryBlind(ctx context.Context, f Failure) error {
 	last := t.step >= t.s.attempts()
 	if last && !t.s.SleepAfterFinal {
-		_, err := t.giveUp(f, "attempts exhausted")
+		_, err := t.stop(f, StopAttempts, "attempts exhausted")
 		return err
 	}
 	if err := t.sleep(ctx, t.s.Backoff.Delay(t.step-1, t.e.rand)); err != nil {
 		return err
 	}
 	if last {
-		_, err := t.giveUp(f, "attempts exhausted")
+		_, err := t.stop(f, StopAttempts, "attempts exhausted")
 		return err
 	}
 	return nil
 }
 
 // retry waits as a classifying strategy does, then lets the loop resend.
-// It never sleeps after the final attempt of a step.
+// It never sleeps after the final attempt of a step: past it the turn
+// moves to the next model (FallbackOnExhausted) or stops.
 func (t *turn) retry(ctx context.Context, f Failure) error {
-	if t.step >= t.s.attempts() {
-		_, err := t.giveUp(f, "attempts exhausted")
+	if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+		_, err := t.stop(f, StopAttempts, fmt.Sprintf("the turn's %d attempts are used up", n))
 		return err
 	}
-	wait := t.s.Backoff.Delay(t.step-1, t.e.rand)
-	if t.s.HonorRetryAfter {
-		if ra, ok := RetryAfter(f.Header, t.e.clock.Now()); ok {
-			wait = ra
-			if c := t.s.RetryAfterCap; c > 0 && wait > c {
-				if t.s.GiveUpAboveCap {
-					_, err := t.giveUp(f, "server asked to wait longer than the cap")
-					return err
-				}
-				wait = c
+	persistent := t.s.persistentKind(f.Kind)
+	if !persistent && t.step >= t.s.attempts() {
+		if t.s.FallbackOnExhausted && t.fallback("attempts exhausted") {
+			return nil
+		}
+		_, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted", t.step))
+		return err
+	}
+	b := t.s.Backoff
+	if persistent {
+		b.Cap = t.s.persistentCap()
+	}
+	wait := b.Delay(t.step-1, t.e.rand)
+	if sw, ok := t.s.serverWait(f.Header, t.e.clock.Now()); ok {
+		wait = sw
+		if c := t.s.RetryAfterCap; c > 0 && wait > c {
+			if t.s.GiveUpAboveCap {
+				_, err := t.stop(f, StopRetryAfterCap, fmt.Sprintf("server asked to wait %v, above the %v cap", wait, c))
+				return err
 			}
+			wait = c
 		}
 	}
-	if b := t.s.WaitBudget; b > 0 && t.res.Waited+wait > b {
-		_, err := t.giveUp(f, "wait budget exhausted")
+	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
+		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
 		return err
 	}
 	return t.sleep(ctx, wait)
 }
 
-// sleep waits on the engine's clock and records the wait. A cancelled
-// context ends the turn without waiting.
+// sleep waits on the engine's clock and records the wait. With a heartbeat
+// a long wait goes in chunks, an EventHeartbeat before each. A cancelled
+// context ends the turn without waiting further.
 func (t *turn) sleep(ctx context.Context, d time.Duration) error {
 	if d <= 0 {
 		return nil
 	}
 	if err := ctx.Err(); err != nil {
-		_, gerr := t.giveUp(Failure{Kind: KindCancelled, Err: err}, "cancelled")
+		_, gerr := t.cancelled(err)
 		return gerr
 	}
 	t.e.observe(Event{Type: EventWait, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Wait: d})
-	if err := t.e.clock.Sleep(ctx, d); err != nil {
-		_, gerr := t.giveUp(Failure{Kind: KindCancelled, Err: err}, "cancelled")
-		return gerr
+	hb := t.s.Heartbeat
+	for remaining := d; remaining > 0; {
+		chunk := remaining
+		if hb > 0 && d > hb {
+			chunk = min(remaining, hb)
+			t.e.observe(Event{Type: EventHeartbeat, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Wait: remaining})
+		}
+		if err := t.e.clock.Sleep(ctx, chunk); err != nil {
+			_, gerr := t.cancelled(err)
+			return gerr
+		}
+		t.res.Waited += chunk
+		t.pendingWait += chunk
+		remaining -= chunk
 	}
-	t.res.Waited += d
-	t.pendingWait += d
+	return nil
+}
+
+// refreshAuth calls the refresh hook once and starts a new step.
+func (t *turn) refreshAuth(ctx context.Context) error {
+	t.refreshed = true
+	if err := t.e.refresh(ctx); err != nil {
+		return fmt.Errorf("refresh credentials: %w", err)
+	}
+	t.newStep()
+	t.e.observe(Event{Type: EventAuthRefresh, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Reason: "401: credentials refreshed"})
 	return nil
 }
 
@@ -206,7 +284,6 @@ func (t *turn) fallback(reason string) bool {
 	from := t.models[t.model]
 	t.model++
 	t.req.Model = t.models[t.model]
-	t.window = 0
 	t.res.Fallbacks++
 	t.newStep()
 	t.e.observe(Event{Type: EventFallback, Time: t.e.clock.Now(), Attempt: t.res.Attempts, From: from, To: t.req.Model, Reason: reason})
@@ -220,12 +297,21 @@ func (t *turn) done(resp *Response) (*Result, error) {
 	return &t.res, nil
 }
 
-func (t *turn) giveUp(f Failure, reason string) (*Result, error) {
+func (t *turn) cancelled(err error) (*Result, error) {
+	return t.stop(Failure{Kind: KindCancelled, Err: err}, StopCancelled, "cancelled")
+}
+
+// stop ends the turn without an answer: a *GiveUpError that wraps f's
+// error and says why.
+func (t *turn) stop(f Failure, s Stop, reason string) (*Result, error) {
 	err := f.Err
 	if err == nil {
 		err = errors.New(string(f.Kind))
 	}
-	g := &GiveUpError{Kind: f.Kind, Attempts: t.res.Attempts, Reason: reason, Err: err}
+	g := &GiveUpError{
+		Kind: f.Kind, Stop: s, Attempts: t.res.Attempts, Waited: t.res.Waited,
+		Budget: t.s.waitBudget(), Reason: reason, Err: err,
+	}
 	t.e.observe(Event{Type: EventGiveUp, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Failure: f, Reason: reason, Err: g})
 	return &t.res, g
 }

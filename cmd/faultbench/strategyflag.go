@@ -1,10 +1,13 @@
 package main
 
 import (
+	"errors"
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
 func presetNames() []string {
@@ -15,27 +18,66 @@ func presetNames() []string {
 	return names
 }
 
-// strategiesFrom resolves a comma-separated list of preset names.
+// strategiesFrom resolves a comma-separated list of strategies: each entry
+// is a preset's name, a strategy file, or a folder of them (every .yaml
+// and .yml file in it). Two strategies of the same name are an error.
 func strategiesFrom(list string) ([]recovery.Strategy, error) {
 	var out []recovery.Strategy
-	seen := map[string]bool{}
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
+	seen := map[string]string{}
+	add := func(s recovery.Strategy, from string) error {
+		if prev, ok := seen[s.Name]; ok {
+			return fmt.Errorf("--strategies: %q given twice (%s, %s)", s.Name, prev, from)
+		}
+		seen[s.Name] = from
+		out = append(out, s)
+		return nil
+	}
+	for _, entry := range strings.Split(list, ",") {
+		entry = strings.TrimSpace(entry)
+		if entry == "" {
 			continue
 		}
-		if seen[name] {
-			return nil, fmt.Errorf("--strategies: %q given twice", name)
+		loaded, err := resolveStrategy(entry)
+		if err != nil {
+			return nil, err
 		}
-		seen[name] = true
-		s, ok := recovery.Preset(name)
-		if !ok {
-			return nil, fmt.Errorf("--strategies: unknown strategy %q (known: %s)", name, strings.Join(presetNames(), ", "))
+		for _, s := range loaded {
+			if err := add(s, entry); err != nil {
+				return nil, err
+			}
 		}
-		out = append(out, s)
 	}
 	if len(out) == 0 {
 		return nil, fmt.Errorf("--strategies: no strategy given")
 	}
 	return out, nil
+}
+
+// resolveStrategy reads one entry of --strategies (or an argument of
+// `faultbench strategies`): a preset's name first, else a file or folder.
+func resolveStrategy(entry string) ([]recovery.Strategy, error) {
+	if s, ok := recovery.Preset(entry); ok {
+		return []recovery.Strategy{s}, nil
+	}
+	info, err := os.Stat(entry)
+	switch {
+	case errors.Is(err, os.ErrNotExist):
+		return nil, fmt.Errorf("--strategies: unknown strategy %q (presets: %s; or a strategy file or folder)", entry, strings.Join(presetNames(), ", "))
+	case err != nil:
+		return nil, fmt.Errorf("--strategies: %w", err)
+	case info.IsDir():
+		ss, err := strategyfile.LoadDir(entry)
+		if err != nil {
+			return nil, err
+		}
+		if len(ss) == 0 {
+			return nil, fmt.Errorf("--strategies: no strategy files in %s", entry)
+		}
+		return ss, nil
+	}
+	s, err := strategyfile.Load(entry)
+	if err != nil {
+		return nil, err
+	}
+	return []recovery.Strategy{s}, nil
 }

@@ -1,0 +1,315 @@
+package main
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/olekukonko/tablewriter"
+	"github.com/olekukonko/tablewriter/renderer"
+	"github.com/olekukonko/tablewriter/tw"
+	"github.com/spf13/cobra"
+
+	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/strategyfile"
+)
+
+func newStrategiesCmd(stdout io.Writer) *cobra.Command {
+	return &cobra.Command{
+		Use:   "strategies [NAME|FILE|FOLDER...]",
+		Short: "List the built-in strategies and their parameters, or print strategies as YAML to copy and edit",
+		Long: "With no argument, a table of the built-in presets side by side, then where each comes from.\n" +
+			"With arguments (preset names, strategy files or folders of them), each strategy as a complete\n" +
+			"YAML file: save one under strategies/, change what you like, and pass its path to\n" +
+			"`faultbench run --strategies`.",
+		RunE: func(_ *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				return listStrategies(stdout, recovery.Presets())
+			}
+			var buf bytes.Buffer
+			for i, a := range args {
+				ss, err := resolveStrategy(a)
+				if err != nil {
+					return bad(err)
+				}
+				for j, s := range ss {
+					if i > 0 || j > 0 {
+						buf.WriteString("---\n")
+					}
+					buf.Write(strategyfile.Marshal(s))
+				}
+			}
+			_, err := stdout.Write(buf.Bytes())
+			return err
+		},
+	}
+}
+
+// listStrategies writes the parameters of ss side by side, one column per
+// strategy, then each strategy's description.
+func listStrategies(w io.Writer, ss []recovery.Strategy) error {
+	var buf bytes.Buffer
+	header := []string{"parameter"}
+	for _, s := range ss {
+		header = append(header, s.Name)
+	}
+	t := tablewriter.NewTable(&buf,
+		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
+		tablewriter.WithHeaderAutoFormat(tw.Off),
+		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
+		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
+		tablewriter.WithRowAutoWrap(tw.WrapNone),
+	)
+	t.Header(header)
+	for _, r := range strategyRows {
+		row := []string{r.name}
+		for _, s := range ss {
+			if !s.Classify && r.classifyOnly {
+				row = append(row, "-")
+				continue
+			}
+			row = append(row, r.cell(s))
+		}
+		if err := t.Append(row); err != nil {
+			return err
+		}
+	}
+	if err := t.Render(); err != nil {
+		return err
+	}
+	buf.WriteString("\n")
+	for _, s := range ss {
+		fmt.Fprintf(&buf, "%s: %s\n", s.Name, s.Description)
+	}
+	buf.WriteString("\n`faultbench strategies NAME` prints one as YAML; save it under strategies/, edit it, and\n" +
+		"run it with `faultbench run --strategies path/to/file.yaml` (or a folder of them).\n")
+	_, err := w.Write(buf.Bytes())
+	return err
+}
+
+type strategyRow struct {
+	name         string
+	classifyOnly bool
+	cell         func(recovery.Strategy) string
+}
+
+func yesNo(b bool) string {
+	if b {
+		return "yes"
+	}
+	return "no"
+}
+
+func orNone(d time.Duration) string {
+	if d <= 0 {
+		return "none"
+	}
+	return shortDur(d)
+}
+
+func shortDur(d time.Duration) string {
+	s := d.String()
+	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	if s == "" {
+		return "0s"
+	}
+	return s
+}
+
+// short names kinds in a narrow cell.
+var short = map[recovery.Kind]string{
+	recovery.KindRateLimit: "rate_limit", recovery.KindQuotaExhausted: "quota", recovery.KindOverloaded: "overloaded",
+	recovery.KindServer: "server", recovery.KindTimeout: "timeout", recovery.KindConflict: "conflict",
+	recovery.KindConnection: "connection", recovery.KindContextOverflow: "overflow", recovery.KindRequestTooLarge: "too_large",
+	recovery.KindInvalidRequest: "invalid", recovery.KindAuth: "auth", recovery.KindPermission: "permission",
+	recovery.KindNotFound: "not_found", recovery.KindEmptyResponse: "empty", recovery.KindUnknown: "unknown",
+}
+
+func kindCell(ks []recovery.Kind) string {
+	if len(ks) == 0 {
+		return "none"
+	}
+	var lines []string
+	for i := 0; i < len(ks); i += 2 {
+		pair := []string{}
+		for _, k := range ks[i:min(i+2, len(ks))] {
+			name := short[k]
+			if name == "" {
+				name = string(k)
+			}
+			pair = append(pair, name)
+		}
+		lines = append(lines, strings.Join(pair, " "))
+	}
+	return strings.Join(lines, "\n")
+}
+
+func jitterCell(b recovery.Backoff) string {
+	r := b.JitterRatio
+	if r <= 0 {
+		r = 0.25
+	}
+	pct := strconv.FormatFloat(r*100, 'f', -1, 64) + "%"
+	switch b.Jitter {
+	case recovery.JitterPositive:
+		return "jitter +0–" + pct
+	case recovery.JitterNegative:
+		return "jitter −0–" + pct
+	case recovery.JitterSymmetric:
+		return "jitter ±" + pct
+	case recovery.JitterFull:
+		return "full jitter"
+	}
+	return "no jitter"
+}
+
+var strategyRows = []strategyRow{
+	{"classifies", false, func(s recovery.Strategy) string { return yesNo(s.Classify) }},
+	{"attempts per step", false, func(s recovery.Strategy) string { return strconv.Itoa(orDefault(s.Attempts, 5)) }},
+	{"attempts per turn", true, func(s recovery.Strategy) string {
+		if s.TurnAttempts <= 0 {
+			return "no bound"
+		}
+		return strconv.Itoa(s.TurnAttempts)
+	}},
+	{"backoff", false, func(s recovery.Strategy) string {
+		b := s.Backoff
+		base, factor := b.Base, b.Factor
+		if base <= 0 {
+			base = time.Second
+		}
+		if factor <= 0 {
+			factor = 2
+		}
+		cap := "no cap"
+		if b.Cap > 0 {
+			cap = "cap " + shortDur(b.Cap)
+		}
+		return fmt.Sprintf("%s ×%s\n%s\n%s", shortDur(base), strconv.FormatFloat(factor, 'f', -1, 64), cap, jitterCell(b))
+	}},
+	{"sleeps after last", false, func(s recovery.Strategy) string { return yesNo(s.SleepAfterFinal) }},
+	{"retries", false, func(s recovery.Strategy) string {
+		if !s.Classify {
+			return "every failure"
+		}
+		if s.Retry == nil {
+			return "transient\n(SPEC §4)"
+		}
+		return kindCell(s.Retry)
+	}},
+	{"only statuses", true, func(s recovery.Strategy) string {
+		if len(s.RetryStatuses) == 0 {
+			return "any"
+		}
+		var lines []string
+		text := strategyfile.FormatStatuses(s.RetryStatuses)
+		for i := 0; i < len(text); i += 3 {
+			lines = append(lines, strings.Join(text[i:min(i+3, len(text))], " "))
+		}
+		return strings.Join(lines, "\n")
+	}},
+	{"x-should-retry", true, func(s recovery.Strategy) string {
+		switch s.ShouldRetry {
+		case recovery.ShouldRetryIgnore:
+			return "ignored"
+		case recovery.ShouldRetryHonorExceptOverloaded:
+			return "obeyed but\nnot on 529"
+		}
+		return "obeyed"
+	}},
+	{"retry-after", true, func(s recovery.Strategy) string {
+		if !s.HonorRetryAfter {
+			return "ignored"
+		}
+		if s.RetryAfterCap <= 0 {
+			return "obeyed\nno cap"
+		}
+		above := "waits cap"
+		if s.GiveUpAboveCap {
+			above = "gives up"
+		}
+		return fmt.Sprintf("obeyed\ncap %s\nabove: %s", shortDur(s.RetryAfterCap), above)
+	}},
+	{"rate-limit reset", true, func(s recovery.Strategy) string { return yesNo(s.HonorRateLimitReset) }},
+	{"wait budget", true, func(s recovery.Strategy) string { return orNone(s.WaitBudget) }},
+	{"persistent", true, func(s recovery.Strategy) string { return yesNo(s.Persistent) }},
+	{"fallback", true, func(s recovery.Strategy) string {
+		var parts []string
+		if s.FallbackAfter > 0 {
+			parts = append(parts, fmt.Sprintf("after %d×529", s.FallbackAfter))
+		}
+		if len(s.FallbackOn) > 0 {
+			parts = append(parts, "on "+kindCell(s.FallbackOn))
+		}
+		if s.FallbackOnExhausted {
+			parts = append(parts, "when attempts\nrun out")
+		}
+		if len(parts) == 0 {
+			return "none"
+		}
+		return strings.Join(parts, "\n")
+	}},
+	{"401 refresh", true, func(s recovery.Strategy) string {
+		if s.RefreshAuth {
+			return "once"
+		}
+		return "no"
+	}},
+	{"sheds background", true, func(s recovery.Strategy) string { return yesNo(s.ShedBackground) }},
+	{"escalation", true, func(s recovery.Strategy) string {
+		if s.EscalationFactor <= 1 {
+			return "off"
+		}
+		n := s.MaxEscalations
+		if n <= 0 {
+			n = 3
+		}
+		out := fmt.Sprintf("×%s, %d max", strconv.FormatFloat(s.EscalationFactor, 'f', -1, 64), n)
+		if s.EscalationCeiling > 0 {
+			out += fmt.Sprintf("\nceiling %d", s.EscalationCeiling)
+		}
+		return out
+	}},
+	{"adjustment", true, func(s recovery.Strategy) string {
+		if !s.Adjust {
+			return "off"
+		}
+		return fmt.Sprintf("buffer %d\nfloor %d", orDefault(s.AdjustBuffer, 1000), orDefault(s.AdjustFloor, 3000))
+	}},
+	{"compaction", true, func(s recovery.Strategy) string {
+		if !s.Compact {
+			return "off"
+		}
+		return fmt.Sprintf("keeps %d\n%d max", orDefault(s.KeepRecent, 6), orDefault(s.MaxCompactions, 3))
+	}},
+	{"learnt window", true, func(s recovery.Strategy) string {
+		if !s.Adjust && !s.Compact && !s.Preflight {
+			return "-"
+		}
+		r := s.LearnedWindowRatio
+		if r <= 0 || r > 1 {
+			r = 0.85
+		}
+		return strconv.FormatFloat(r, 'f', -1, 64) + "×input"
+	}},
+	{"413 as overflow", true, func(s recovery.Strategy) string {
+		if s.TooLargeAsOverflow <= 0 {
+			return "no"
+		}
+		return fmt.Sprintf("at %s×window", strconv.FormatFloat(s.TooLargeAsOverflow, 'f', -1, 64))
+	}},
+	{"preflight", true, func(s recovery.Strategy) string { return yesNo(s.Preflight) }},
+}
+
+func orDefault(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}

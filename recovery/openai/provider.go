@@ -1,0 +1,186 @@
+package openai
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"strings"
+
+	sdk "github.com/openai/openai-go/v3"
+	"github.com/openai/openai-go/v3/option"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// Provider sends recovery requests as OpenAI chat completions with the
+// SDK's own retries off. A Provider is immutable and safe for concurrent
+// use.
+type Provider struct {
+	client     sdk.Client
+	legacy     bool
+	perRequest []func(recovery.Request) []option.RequestOption
+}
+
+var _ recovery.Provider = (*Provider)(nil)
+
+// New builds a Provider on a client made with opts (base URL, API key,
+// HTTP client, ...), applied over the SDK's environment defaults as
+// openai.NewClient applies them, with option.WithMaxRetries(0) applied
+// last so that no option can turn the SDK's retries back on.
+func New(opts ...option.RequestOption) *Provider {
+	all := append(append([]option.RequestOption(nil), opts...), option.WithMaxRetries(0))
+	return &Provider{client: sdk.NewClient(all...)}
+}
+
+// WithLegacyMaxTokens returns a copy of p that sends the output budget as
+// max_tokens instead of max_completion_tokens, for servers that only know
+// the older field.
+func (p *Provider) WithLegacyMaxTokens() *Provider {
+	q := *p
+	q.legacy = true
+	return &q
+}
+
+// WithRequestOptions returns a copy of p that adds the options f computes
+// from each request to that request's call, after those of p. Retries stay
+// off whatever f returns.
+func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestOption) *Provider {
+	q := *p
+	if f != nil {
+		q.perRequest = append(append([]func(recovery.Request) []option.RequestOption(nil), p.perRequest...), f)
+	}
+	return &q
+}
+
+// Send makes one chat completion for req. It never retries.
+func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Response, error) {
+	params, err := p.params(req)
+	if err != nil {
+		return nil, err
+	}
+	var httpResp *http.Response
+	var opts []option.RequestOption
+	for _, f := range p.perRequest {
+		opts = append(opts, f(req)...)
+	}
+	opts = append(opts, option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
+
+	completion, err := p.client.Chat.Completions.New(ctx, params, opts...)
+	if err != nil {
+		var sdkErr *sdk.Error
+		if errors.As(err, &sdkErr) {
+			return nil, apiError(sdkErr)
+		}
+		if httpResp != nil && httpResp.StatusCode >= 400 {
+			// A body the SDK could not read as OpenAI's error JSON.
+			return nil, rawAPIError(httpResp, err)
+		}
+		return nil, fmt.Errorf("openai: %w", err)
+	}
+	return response(completion, httpResp), nil
+}
+
+func (p *Provider) params(req recovery.Request) (sdk.ChatCompletionNewParams, error) {
+	params := sdk.ChatCompletionNewParams{
+		Model:    sdk.ChatModel(req.Model),
+		Messages: make([]sdk.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1),
+	}
+	if req.MaxTokens > 0 {
+		if p.legacy {
+			params.MaxTokens = sdk.Int(int64(req.MaxTokens))
+		} else {
+			params.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
+		}
+	}
+	if req.System != "" {
+		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case "user":
+			params.Messages = append(params.Messages, sdk.UserMessage(m.Text))
+		case "assistant":
+			params.Messages = append(params.Messages, sdk.AssistantMessage(m.Text))
+		default:
+			return params, fmt.Errorf("openai: message %d has role %q, want user or assistant", i, m.Role)
+		}
+	}
+	return params, nil
+}
+
+func response(c *sdk.ChatCompletion, httpResp *http.Response) *recovery.Response {
+	resp := &recovery.Response{
+		ID:           c.ID,
+		Model:        c.Model,
+		InputTokens:  int(c.Usage.PromptTokens),
+		OutputTokens: int(c.Usage.CompletionTokens),
+	}
+	if len(c.Choices) > 0 {
+		ch := c.Choices[0]
+		resp.Text = ch.Message.Content
+		resp.StopReason = ch.FinishReason
+		if ch.Message.Refusal != "" {
+			resp.StopReason = "refusal"
+		}
+	}
+	if httpResp != nil {
+		resp.Header = httpResp.Header
+	}
+	return resp
+}
+
+// maxRawMessage bounds how much of a body that is not JSON becomes the
+// message of an APIError.
+const maxRawMessage = 1024
+
+// apiError maps the SDK's error onto the engine's provider-neutral shape.
+func apiError(e *sdk.Error) *recovery.APIError {
+	out := &recovery.APIError{
+		StatusCode: e.StatusCode,
+		Type:       e.Type,
+		Code:       e.Code,
+		Message:    e.Message,
+		Err:        e,
+	}
+	if e.Response != nil {
+		out.Header = e.Response.Header
+		out.RequestID = e.Response.Header.Get("x-request-id")
+		if out.Message == "" && out.Type == "" && out.Code == "" {
+			out.Message = rawText(e.Response)
+		}
+	}
+	return out
+}
+
+// rawAPIError is the error status of a body that is not OpenAI's error
+// JSON: its status, headers and words.
+func rawAPIError(r *http.Response, err error) *recovery.APIError {
+	return &recovery.APIError{
+		StatusCode: r.StatusCode,
+		Message:    rawText(r),
+		RequestID:  r.Header.Get("x-request-id"),
+		Header:     r.Header,
+		Err:        err,
+	}
+}
+
+// rawText reads what the SDK left of an error body, bounded.
+func rawText(r *http.Response) string {
+	if r.Body == nil {
+		return ""
+	}
+	b, _ := io.ReadAll(io.LimitReader(r.Body, maxRawMessage+4))
+	return truncate(strings.TrimSpace(string(b)), maxRawMessage)
+}
+
+func truncate(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
+		n--
+	}
+	return s[:n]
+}

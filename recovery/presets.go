@@ -1,0 +1,246 @@
+package recovery
+
+import "time"
+
+// The built-in strategies (SPEC §5). Each preset sets every field it relies
+// on, and its doc comment says where each behaviour comes from: SPEC §4 and
+// §5 for blind and classify, the write-ups in the repository's
+// shared/reference/ folder (cited by file and section) for the documented
+// policies, and the official SDKs' retry code for sdk-default. Where a
+// source is silent the comment says which default was taken.
+
+// Blind is the naive loop (SPEC §5): every failure alike, the same request
+// resent, base·2^i after each failed attempt including the last, 1 s base,
+// 5 attempts, no jitter, no cap, any HTTP 200 taken as done.
+func Blind() Strategy {
+	return Strategy{
+		Name:            "blind",
+		Description:     "the naive loop: every failure alike, 1 s·2^i after each failed attempt (the last one too), 5 attempts, any HTTP 200 is done",
+		Attempts:        5,
+		Backoff:         Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
+		SleepAfterFinal: true,
+	}
+}
+
+// Classifying is classify-then-retry (SPEC §4, §5), deterministic: 1 s base
+// doubling, no jitter, 5 attempts per step, the transient kinds of SPEC §4
+// retried, x-should-retry obeyed, retry-after (then the rate-limit reset
+// headers) honoured up to 60 s and the cap waited above it, fallback after
+// 3 consecutive overloads with no wait before the switch and at once on
+// not_found, one credential refresh on a 401, background requests shed on
+// an overload, max_tokens ×2 escalation (3 at most), adjustment with a
+// 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
+// messages, at most 3 compactions.
+func Classifying() Strategy {
+	return Strategy{
+		Name:                "classify",
+		Description:         "classify-then-retry as SPEC §4 describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
+		Classify:            true,
+		Attempts:            5,
+		Backoff:             Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
+		ShouldRetry:         ShouldRetryHonor,
+		HonorRetryAfter:     true,
+		HonorRateLimitReset: true,
+		RetryAfterCap:       60 * time.Second,
+		FallbackAfter:       3,
+		FallbackOn:          []Kind{KindNotFound},
+		RefreshAuth:         true,
+		ShedBackground:      true,
+		EscalationFactor:    2,
+		MaxEscalations:      3,
+		Adjust:              true,
+		AdjustBuffer:        1000,
+		AdjustFloor:         3000,
+		Compact:             true,
+		KeepRecent:          6,
+		MaxCompactions:      3,
+		SummaryMaxTokens:    4096,
+		LearnedWindowRatio:  0.85,
+	}
+}
+
+// ClassifyPreflight is Classifying with Preflight on: every request is
+// counted before it is sent and shrunk first when it cannot fit the
+// model's known window or output limit, so the first doomed attempt of an
+// overflow is never sent. No source has it; it shows what counting first
+// saves.
+func ClassifyPreflight() Strategy {
+	s := Classifying()
+	s.Name = "classify-preflight"
+	s.Description = "classify, but each request is counted before it is sent and shrunk first when it cannot fit, so no doomed attempt goes out"
+	s.Preflight = true
+	return s
+}
+
+// ClaudeCode reproduces Claude Code's withRetry as
+// shared/reference/claude-code-fault-tolerance.zh.txt describes it:
+//
+//   - §13.2.1, the shouldRetry decision tree: connection errors, 408, 409,
+//     429 (for API-key users, so a quota 429 too), 5xx and overloaded_error
+//     are retried; anything else ("其他") is not, so unknown and empty
+//     answers stop. overloaded_error is checked before x-should-retry, which
+//     is obeyed otherwise ("false" forbids, "true" allows).
+//   - §13.3.1, getRetryDelay: retry-after first, used as given with no cap;
+//     otherwise 500 ms·2^(n−1) capped at 32 s, plus 0–25 % jitter.
+//   - §13.4.1: 3 consecutive 529s (MAX_529_RETRIES) switch to the fallback
+//     model.
+//   - §13.4.3: background queries give up on a 529 (load shedding).
+//   - §13.7: on "input length and max_tokens exceed context limit", lower
+//     max_tokens to limit − input − 1,000, never below 3,000; below the
+//     floor the context is compacted instead (the compaction itself is
+//     another layer of Claude Code; its constants here are SPEC's).
+//   - §13.11: a 401 refreshes the OAuth token once, then retries.
+//
+// The reference gives no count of attempts; 11 (the first try and
+// withRetry's DEFAULT_MAX_RETRIES of 10) is Claude Code's own default.
+// Persistent mode (§13.3.3: 5 min backoff cap, reset headers, 30 s
+// heartbeats, 6 h bound) is off, as it is unless the user asks for it;
+// strategies/claude-code-persistent.yaml turns it on. Truncated answers are
+// handed back: the reference describes no max_tokens escalation.
+func ClaudeCode() Strategy {
+	return Strategy{
+		Name:             "claude-code",
+		Description:      "Claude Code's withRetry (reference/claude-code-fault-tolerance §13): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
+		Classify:         true,
+		Attempts:         11,
+		Backoff:          Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
+		Retry:            []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:    append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:      ShouldRetryHonorExceptOverloaded,
+		HonorRetryAfter:  true,
+		FallbackAfter:    3,
+		RefreshAuth:      true,
+		ShedBackground:   true,
+		Adjust:           true,
+		AdjustBuffer:     1000,
+		AdjustFloor:      3000,
+		Compact:          true,
+		KeepRecent:       6,
+		MaxCompactions:   3,
+		SummaryMaxTokens: 4096,
+	}
+}
+
+// KimiCode reproduces Kimi Code's turn convergence as
+// shared/reference/kimi-code-turn-convergence.zh.md describes it:
+//
+//   - "step 内重试": 10 attempts per step (max_attempts_per_step), 500 ms
+//     doubling to a 32 s cap plus up to 25 % jitter, Retry-After obeyed
+//     when the provider sends it; connection, timeout, rate_limit and
+//     overloaded are retried, an error status only when it is one of 408
+//     409 429 500 502 503 504 529, empty answers unless filtered;
+//     context_overflow, request_too_large and quota_exhausted never, nor
+//     anything unknown.
+//   - "recovery 生效后 attempt 重置为 1": the one recovery wired in is a
+//     credential refresh on a recoverable 401, after which the count
+//     starts again.
+//   - "上下文溢出": an overflow is never retried as is; it goes to
+//     compaction, at most 3 times; the window learnt from each overflow is
+//     0.85 × the counted input; a 413 counts as an overflow when the
+//     request is at least half the window.
+//
+// The write-up describes no max_tokens adjustment, escalation, model
+// fallback or x-should-retry; those are off. How many recent messages a
+// compaction keeps is not given: SPEC's 6.
+func KimiCode() Strategy {
+	return Strategy{
+		Name:               "kimi-code",
+		Description:        "Kimi Code's turn convergence (reference/kimi-code-turn-convergence): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
+		Classify:           true,
+		Attempts:           10,
+		Backoff:            Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
+		Retry:              []Kind{KindConnection, KindTimeout, KindRateLimit, KindOverloaded, KindServer, KindConflict, KindEmptyResponse},
+		RetryStatuses:      []int{408, 409, 429, 500, 502, 503, 504, 529},
+		ShouldRetry:        ShouldRetryIgnore,
+		HonorRetryAfter:    true,
+		RefreshAuth:        true,
+		Compact:            true,
+		KeepRecent:         6,
+		MaxCompactions:     3,
+		SummaryMaxTokens:   4096,
+		LearnedWindowRatio: 0.85,
+		TooLargeAsOverflow: 0.5,
+	}
+}
+
+// S11 reproduces the Kotlin s11 ErrorRecoveryManager as
+// shared/reference/s11-error-recovery-kotlin.zh.txt describes it:
+//
+//   - ErrorClassifier: network, rate_limit, api, overloaded and timeout
+//     errors are transient; authentication, invalid_request, not_found and
+//     permission errors are permanent; any other type is transient ("重试比
+//     放弃安全"), so a conflict, a billing error or a request_too_large is
+//     retried too. A context overflow is an invalid_request_error:
+//     permanent.
+//   - RetryStrategy: 3 attempts in all, 500 ms·2^n, no jitter, no cap, no
+//     sleep after the last; no retry-after.
+//   - ModelFallback: a permanent error, or transient ones that used up the
+//     attempts, move to the next model of the chain.
+//   - TokenEscalation: on max_tokens, one ×2 escalation with a 32,768
+//     ceiling (an escalation above it is not made); then the truncated
+//     answer is handed back.
+//
+// It has no compaction, adjustment, credential refresh or x-should-retry.
+func S11() Strategy {
+	return Strategy{
+		Name:        "s11",
+		Description: "the Kotlin s11 ErrorRecoveryManager (reference/s11-error-recovery-kotlin): 3 attempts, 500 ms·2^n, unknown → transient, fallback on permanent errors, one ×2 escalation to 32,768",
+		Classify:    true,
+		Attempts:    3,
+		Backoff:     Backoff{Base: 500 * time.Millisecond, Factor: 2, Jitter: JitterNone},
+		Retry: []Kind{KindConnection, KindRateLimit, KindServer, KindOverloaded, KindTimeout,
+			KindQuotaExhausted, KindConflict, KindRequestTooLarge, KindUnknown},
+		ShouldRetry:         ShouldRetryIgnore,
+		FallbackOn:          []Kind{KindAuth, KindInvalidRequest, KindContextOverflow, KindNotFound, KindPermission},
+		FallbackOnExhausted: true,
+		EscalationFactor:    2,
+		MaxEscalations:      1,
+		EscalationCeiling:   32768,
+	}
+}
+
+// SDKDefault is the retry built into the official SDKs (anthropic-sdk-go,
+// openai-go and their siblings in other languages), as SPEC §5 states it:
+// 3 attempts; connection errors, 408, 409, 429 (a quota 429 too: the SDKs
+// read only the status) and every 5xx retried; x-should-retry overrides;
+// retry-after-ms, then retry-after, used as given with no upper bound;
+// otherwise 0.5 s·2^n capped at 8 s minus up to 25 % jitter. No fallback,
+// escalation, adjustment, compaction or credential refresh: an SDK hands
+// any answer back as it came.
+func SDKDefault() Strategy {
+	return Strategy{
+		Name:            "sdk-default",
+		Description:     "the official SDKs' built-in retry: 3 attempts on connection errors, 408, 409, 429 and 5xx, retry-after as given, else 0.5 s·2^n to 8 s −0–25 % jitter",
+		Classify:        true,
+		Attempts:        3,
+		Backoff:         Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 8 * time.Second, Jitter: JitterNegative, JitterRatio: 0.25},
+		Retry:           []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:   append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:     ShouldRetryHonor,
+		HonorRetryAfter: true,
+	}
+}
+
+// StatusRange returns the statuses from lo to hi, both included.
+func StatusRange(lo, hi int) []int {
+	out := make([]int, 0, max(hi-lo+1, 0))
+	for s := lo; s <= hi; s++ {
+		out = append(out, s)
+	}
+	return out
+}
+
+// Presets returns the built-in strategies in their documented order.
+func Presets() []Strategy {
+	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClaudeCode(), KimiCode(), S11(), SDKDefault()}
+}
+
+// Preset returns the built-in strategy called name.
+func Preset(name string) (Strategy, bool) {
+	for _, s := range Presets() {
+		if s.Name == name {
+			return s, true
+		}
+	}
+	return Strategy{}, false
+}

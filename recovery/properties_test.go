@@ -1,0 +1,372 @@
+package recovery_test
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"math/rand/v2"
+	"slices"
+	"strconv"
+	"testing"
+	"time"
+
+	"pgregory.net/rapid"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/internal/tokens"
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// The engine's own properties, over a fake provider: cheap enough to run
+// thousands of generated scripts (RAPID_CHECKS), and able to watch every
+// event. harness/properties_test.go checks the same engine end to end,
+// over the mock.
+
+// genAnswer draws one reply of a script: any failure SPEC §4 knows, with
+// the directives a server may attach.
+func genAnswer(t *rapid.T, label string) answer {
+	hdr := func(kv ...string) []string { return kv }
+	switch rapid.IntRange(0, 17).Draw(t, label+".kind") {
+	case 0:
+		return ok("fine")
+	case 1:
+		return cut(rapid.IntRange(100, 8000).Draw(t, label+".cut"))
+	case 2:
+		return answer{resp: &recovery.Response{StopReason: "end_turn"}}
+	case 3:
+		h := hdr()
+		switch rapid.IntRange(0, 4).Draw(t, label+".directive") {
+		case 1:
+			h = hdr("retry-after", strconv.Itoa(rapid.IntRange(0, 7200).Draw(t, label+".retry_after")))
+		case 2:
+			h = hdr("retry-after-ms", strconv.Itoa(rapid.IntRange(0, 90000).Draw(t, label+".retry_after_ms")))
+		case 3:
+			at := clock.Epoch.Add(time.Duration(rapid.IntRange(0, 4000).Draw(t, label+".reset_s")) * time.Second)
+			h = hdr("anthropic-ratelimit-requests-remaining", "0", "anthropic-ratelimit-requests-reset", at.Format(time.RFC3339))
+		case 4:
+			h = hdr("x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", fmt.Sprintf("%dms", rapid.IntRange(0, 400000).Draw(t, label+".reset_ms")))
+		}
+		return status(429, "rate_limit_error", "slow down", h...)
+	case 4:
+		return status(529, "overloaded_error", "Overloaded", "x-should-retry", rapid.SampledFrom([]string{"true", "false", ""}).Draw(t, label+".should_retry"))
+	case 5:
+		return status(rapid.SampledFrom([]int{500, 502, 503, 504, 501}).Draw(t, label+".status"), "api_error", "boom",
+			"x-should-retry", rapid.SampledFrom([]string{"true", "false", ""}).Draw(t, label+".should_retry"))
+	case 6:
+		return status(401, "authentication_error", "invalid x-api-key")
+	case 7:
+		return status(403, "permission_error", "no")
+	case 8:
+		return status(400, "invalid_request_error", "tools.0.input_schema: JSON schema is invalid")
+	case 9:
+		return answer{err: &recovery.APIError{StatusCode: 429, Type: "insufficient_quota", Code: "insufficient_quota", Message: "quota"}}
+	case 10:
+		return status(400, "invalid_request_error", fmt.Sprintf("prompt is too long: %d tokens > %d maximum",
+			rapid.IntRange(5000, 300000).Draw(t, label+".input"), rapid.IntRange(4000, 200000).Draw(t, label+".window")))
+	case 11:
+		return status(400, "invalid_request_error", fmt.Sprintf("input length and `max_tokens` exceed context limit: %d + %d > %d",
+			rapid.IntRange(1000, 190000).Draw(t, label+".input"), rapid.IntRange(1000, 64000).Draw(t, label+".max"), rapid.IntRange(4000, 200000).Draw(t, label+".window")))
+	case 12:
+		return status(404, "not_found_error", "model: x")
+	case 13:
+		return status(rapid.SampledFrom([]int{408, 409}).Draw(t, label+".status"), "", "")
+	case 14:
+		return status(413, "request_too_large", "Request exceeds the maximum allowed number of bytes.")
+	case 15:
+		return answer{err: connReset()}
+	case 16:
+		return answer{err: fmt.Errorf("stream: %w", io.ErrUnexpectedEOF)}
+	}
+	return answer{resp: &recovery.Response{StopReason: "refusal"}}
+}
+
+// script is a generated sequence of replies; past its end, the last one
+// repeats for ever, or the model answers.
+type script struct {
+	replies []answer
+	forever bool
+}
+
+func genScript(t *rapid.T) script {
+	n := rapid.IntRange(1, 12).Draw(t, "replies")
+	s := script{forever: rapid.Bool().Draw(t, "forever")}
+	for i := range n {
+		s.replies = append(s.replies, genAnswer(t, fmt.Sprintf("reply%d", i)))
+	}
+	return s
+}
+
+func (s script) reply(n int, r recovery.Request) answer {
+	if r.Purpose == recovery.PurposeRepair {
+		return ok(tokens.Text(300))
+	}
+	if n <= len(s.replies) {
+		return s.replies[n-1]
+	}
+	if s.forever {
+		return s.replies[len(s.replies)-1]
+	}
+	return ok("fine")
+}
+
+// genStrategy draws a preset, sometimes with its budgets and caps changed.
+func genStrategy(t *rapid.T) recovery.Strategy {
+	s := rapid.SampledFrom(recovery.Presets()).Draw(t, "preset").Clone()
+	if rapid.Bool().Draw(t, "tuned") {
+		s.WaitBudget = time.Duration(rapid.IntRange(0, 600).Draw(t, "wait_budget_s")) * time.Second
+		s.RetryAfterCap = time.Duration(rapid.IntRange(0, 120).Draw(t, "cap_s")) * time.Second
+		s.GiveUpAboveCap = rapid.Bool().Draw(t, "give_up_above_cap")
+		s.TurnAttempts = rapid.IntRange(0, 12).Draw(t, "turn_attempts")
+		s.HonorRateLimitReset = rapid.Bool().Draw(t, "rate_limit_reset")
+		if s.Classify {
+			s.Persistent = rapid.Bool().Draw(t, "persistent")
+			s.Heartbeat = time.Duration(rapid.IntRange(0, 60).Draw(t, "heartbeat_s")) * time.Second
+		}
+	}
+	return s
+}
+
+// trace is one generated turn, run.
+type trace struct {
+	s      recovery.Strategy
+	req    recovery.Request
+	sent   []recovery.Request
+	events []recovery.Event
+	res    *recovery.Result
+	err    error
+}
+
+// maxSends bounds a turn in these properties: a preset that needs more has
+// lost its way (persistent mode's own bound is 1,000).
+const maxSends = 1200
+
+func runTrace(t *rapid.T) trace {
+	tr := trace{s: genStrategy(t)}
+	sc := genScript(t)
+	tr.req = turnOf("m", rapid.IntRange(256, 16000).Draw(t, "max_tokens"), rapid.IntRange(1, 20).Draw(t, "messages"), 200)
+	tr.req.Background = rapid.Bool().Draw(t, "background")
+	p := &fake{}
+	p.script = func(n int, r recovery.Request) answer {
+		if n > maxSends {
+			t.Fatalf("%s: more than %d requests: it does not terminate", tr.s.Name, maxSends)
+		}
+		return sc.reply(n, r)
+	}
+	e := recovery.New(p, tr.s,
+		recovery.WithClock(clock.NewVirtual()),
+		recovery.WithRand(rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))),
+		recovery.WithObserver(func(ev recovery.Event) { tr.events = append(tr.events, ev) }),
+		recovery.WithFallbacks("backup"),
+		recovery.WithLimits(map[string]recovery.Limits{"m": {ContextWindow: 200000, MaxOutput: 64000}, "backup": {ContextWindow: 100000, MaxOutput: 32000}}),
+		recovery.WithAuthRefresh(func(context.Context) error { return nil }),
+	)
+	tr.res, tr.err = e.Do(context.Background(), tr.req)
+	tr.sent = p.sent
+	return tr
+}
+
+// attempts returns the turn's attempt events, in order.
+func (tr trace) attempts() []recovery.Event {
+	var out []recovery.Event
+	for _, e := range tr.events {
+		if e.Type == recovery.EventAttempt {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+func sameRequest(a, b *recovery.Request) bool {
+	return a.Model == b.Model && a.MaxTokens == b.MaxTokens && slices.Equal(a.Messages, b.Messages)
+}
+
+func TestPropertyEveryPresetTerminates(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		if tr.res == nil {
+			t.Fatalf("no result")
+		}
+		if (tr.err == nil) == (tr.res.Response == nil) {
+			t.Fatalf("%s: an answer and an error, or neither: %v", tr.s.Name, tr.err)
+		}
+		last := tr.events[len(tr.events)-1].Type
+		if last != recovery.EventDone && last != recovery.EventGiveUp {
+			t.Fatalf("%s: the turn ended on %s", tr.s.Name, last)
+		}
+	})
+}
+
+func TestPropertyWaitsWithinCapAndBudget(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		s := tr.s
+		var total time.Duration
+		// The largest wait the backoff alone can ask for.
+		b := s.Backoff
+		if s.Persistent && s.Classify {
+			b.Cap = 5 * time.Minute
+		}
+		var backoffMax time.Duration
+		for i := range 12 {
+			_, hi := b.Bounds(i)
+			backoffMax = max(backoffMax, hi)
+		}
+		for _, e := range tr.events {
+			if e.Type != recovery.EventWait {
+				continue
+			}
+			total += e.Wait
+			if s.Classify && s.RetryAfterCap > 0 && e.Wait > max(s.RetryAfterCap, backoffMax) {
+				t.Fatalf("%s waited %v, above the %v cap", s.Name, e.Wait, s.RetryAfterCap)
+			}
+		}
+		budget := s.WaitBudget
+		if budget == 0 && s.Persistent && s.Classify {
+			budget = 6 * time.Hour
+		}
+		if s.Classify && budget > 0 && total > budget {
+			t.Fatalf("%s waited %v in all, above the %v budget", s.Name, total, budget)
+		}
+		if total != tr.res.Waited {
+			t.Fatalf("events add to %v, the result says %v", total, tr.res.Waited)
+		}
+	})
+}
+
+func TestPropertyShouldRetryFalseIsNeverRetried(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		if !tr.s.Classify || tr.s.ShouldRetry == recovery.ShouldRetryIgnore {
+			return
+		}
+		as := tr.attempts()
+		for i, a := range as[:max(len(as)-1, 0)] {
+			f := a.Failure
+			if f.ShouldRetry == nil || *f.ShouldRetry {
+				continue
+			}
+			if tr.s.ShouldRetry == recovery.ShouldRetryHonorExceptOverloaded && f.Kind == recovery.KindOverloaded {
+				continue
+			}
+			if sameRequest(a.Request, as[i+1].Request) {
+				t.Fatalf("%s: attempt %d said x-should-retry: false (%s), and attempt %d resent it unchanged", tr.s.Name, i+1, f.Kind, i+2)
+			}
+		}
+	})
+}
+
+func TestPropertyAuthRefreshAtMostOncePerTurn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		n := 0
+		for _, e := range tr.events {
+			if e.Type == recovery.EventAuthRefresh {
+				n++
+			}
+		}
+		if n > 1 {
+			t.Fatalf("%s refreshed credentials %d times in one turn", tr.s.Name, n)
+		}
+		if n == 1 && !tr.s.RefreshAuth {
+			t.Fatalf("%s refreshed without RefreshAuth", tr.s.Name)
+		}
+	})
+}
+
+func TestPropertyBackgroundNeverRetriesAnOverload(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		if !tr.req.Background || !tr.s.ShedBackground || !tr.s.Classify {
+			return
+		}
+		as := tr.attempts()
+		for i, a := range as {
+			if a.Failure.Kind == recovery.KindOverloaded && i != len(as)-1 {
+				t.Fatalf("%s: background attempt %d was overloaded, yet %d more followed", tr.s.Name, i+1, len(as)-1-i)
+			}
+		}
+	})
+}
+
+func TestPropertyClassifyNeverResendsAPermanentError(t *testing.T) {
+	permanent := []recovery.Kind{recovery.KindInvalidRequest, recovery.KindPermission, recovery.KindQuotaExhausted}
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		if tr.s.Name != "classify" && tr.s.Name != "classify-preflight" {
+			return
+		}
+		as := tr.attempts()
+		for i, a := range as[:max(len(as)-1, 0)] {
+			if slices.Contains(permanent, a.Failure.Kind) && (a.Failure.ShouldRetry == nil || !*a.Failure.ShouldRetry) {
+				t.Fatalf("%s: attempt %d was %s, yet another followed", tr.s.Name, i+1, a.Failure.Kind)
+			}
+		}
+	})
+}
+
+func TestPropertyNoSleepAfterTheFinalAttempt(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		if !tr.s.Classify {
+			return
+		}
+		for i := len(tr.events) - 1; i >= 0; i-- {
+			switch tr.events[i].Type {
+			case recovery.EventWait, recovery.EventHeartbeat:
+				t.Fatalf("%s slept after its last request", tr.s.Name)
+			case recovery.EventAttempt, recovery.EventRepair:
+				return
+			}
+		}
+	})
+}
+
+func TestPropertyMaxTokensWithinTheOutputLimit(t *testing.T) {
+	limits := map[string]int{"m": 64000, "backup": 32000}
+	rapid.Check(t, func(t *rapid.T) {
+		tr := runTrace(t)
+		for i, r := range tr.sent {
+			if r.MaxTokens > max(limits[r.Model], tr.req.MaxTokens) {
+				t.Fatalf("%s: request %d asks %d max_tokens of %s (limit %d)", tr.s.Name, i+1, r.MaxTokens, r.Model, limits[r.Model])
+			}
+		}
+	})
+}
+
+func TestPropertyCancelledStopsBeforeTheNextAttempt(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		s := rapid.SampledFrom(recovery.Presets()).Draw(t, "preset")
+		sc := genScript(t)
+		cancelAt := rapid.IntRange(1, 5).Draw(t, "cancel_at")
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		sends := 0
+		p := recovery.ProviderFunc(func(_ context.Context, r recovery.Request) (*recovery.Response, error) {
+			sends++
+			if sends == cancelAt {
+				cancel()
+			}
+			a := sc.reply(sends, r)
+			return a.resp, a.err
+		})
+		waitedAfter := false
+		e := recovery.New(p, s, recovery.WithClock(clock.NewVirtual()), recovery.WithRand(rand.New(rand.NewPCG(1, 1))),
+			recovery.WithFallbacks("backup"),
+			recovery.WithObserver(func(ev recovery.Event) {
+				if ev.Type == recovery.EventWait && sends >= cancelAt {
+					waitedAfter = true
+				}
+			}))
+		_, err := e.Do(ctx, turnOf("m", 1000, 4, 100))
+		if sends > cancelAt {
+			t.Fatalf("%s sent %d requests; the context ended during request %d", s.Name, sends, cancelAt)
+		}
+		if waitedAfter {
+			t.Fatalf("%s waited after the context ended", s.Name)
+		}
+		if sends == cancelAt && err == nil {
+			// The last request may have been answered: that is fine.
+			return
+		}
+	})
+}

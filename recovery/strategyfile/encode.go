@@ -1,0 +1,116 @@
+package strategyfile
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// Marshal writes s as a strategy file with every field spelt out, in the
+// order of the file format, so that Parse reads back a strategy that
+// behaves the same (a nil Retry list is written as the transient kinds it
+// stands for).
+func Marshal(s recovery.Strategy) []byte {
+	var b strings.Builder
+	line := func(indent int, key string, value string) {
+		fmt.Fprintf(&b, "%s%s: %s\n", strings.Repeat("  ", indent), key, value)
+	}
+	group := func(key string) { fmt.Fprintf(&b, "%s:\n", key) }
+
+	line(0, "name", quote(s.Name))
+	if s.Description != "" {
+		line(0, "description", quote(s.Description))
+	}
+	line(0, "classify", strconv.FormatBool(s.Classify))
+	line(0, "attempts", strconv.Itoa(s.Attempts))
+	line(0, "turn_attempts", strconv.Itoa(s.TurnAttempts))
+	group("backoff")
+	line(1, "base", dur(s.Backoff.Base))
+	line(1, "factor", num(s.Backoff.Factor))
+	line(1, "cap", dur(s.Backoff.Cap))
+	jit := s.Backoff.Jitter
+	if jit == "" {
+		jit = recovery.JitterNone
+	}
+	line(1, "jitter", string(jit))
+	line(1, "jitter_ratio", num(s.Backoff.JitterRatio))
+	line(0, "sleep_after_final", strconv.FormatBool(s.SleepAfterFinal))
+	retry := s.Retry
+	if retry == nil {
+		retry = recovery.TransientKinds()
+	}
+	line(0, "retry", kindList(retry))
+	line(0, "retry_statuses", "["+strings.Join(FormatStatuses(s.RetryStatuses), ", ")+"]")
+	mode := s.ShouldRetry
+	if mode == "" {
+		mode = recovery.ShouldRetryHonor
+	}
+	line(0, "should_retry", string(mode))
+	group("retry_after")
+	line(1, "honor", strconv.FormatBool(s.HonorRetryAfter))
+	line(1, "rate_limit_reset", strconv.FormatBool(s.HonorRateLimitReset))
+	line(1, "cap", dur(s.RetryAfterCap))
+	above := "wait"
+	if s.GiveUpAboveCap {
+		above = "give_up"
+	}
+	line(1, "above_cap", above)
+	line(0, "wait_budget", dur(s.WaitBudget))
+	line(0, "persistent", strconv.FormatBool(s.Persistent))
+	line(0, "persistent_cap", dur(s.PersistentCap))
+	line(0, "heartbeat", dur(s.Heartbeat))
+	group("fallback")
+	line(1, "after", strconv.Itoa(s.FallbackAfter))
+	line(1, "on", kindList(s.FallbackOn))
+	line(1, "on_exhausted", strconv.FormatBool(s.FallbackOnExhausted))
+	line(0, "refresh_auth", strconv.FormatBool(s.RefreshAuth))
+	line(0, "shed_background", strconv.FormatBool(s.ShedBackground))
+	group("escalation")
+	line(1, "factor", num(s.EscalationFactor))
+	line(1, "max", strconv.Itoa(s.MaxEscalations))
+	line(1, "ceiling", strconv.Itoa(s.EscalationCeiling))
+	group("adjust")
+	line(1, "enabled", strconv.FormatBool(s.Adjust))
+	line(1, "buffer", strconv.Itoa(s.AdjustBuffer))
+	line(1, "floor", strconv.Itoa(s.AdjustFloor))
+	group("compaction")
+	line(1, "enabled", strconv.FormatBool(s.Compact))
+	line(1, "keep_recent", strconv.Itoa(s.KeepRecent))
+	line(1, "max", strconv.Itoa(s.MaxCompactions))
+	line(1, "summary_max_tokens", strconv.Itoa(s.SummaryMaxTokens))
+	line(1, "learned_window_ratio", num(s.LearnedWindowRatio))
+	line(1, "too_large_as_overflow", num(s.TooLargeAsOverflow))
+	line(0, "preflight", strconv.FormatBool(s.Preflight))
+	return []byte(b.String())
+}
+
+func quote(s string) string { return strconv.Quote(s) }
+
+func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
+
+// dur writes a duration the way Parse reads it: "0", "500ms", "32s", "6h".
+func dur(d time.Duration) string {
+	if d == 0 {
+		return "0"
+	}
+	s := d.String()
+	// time.Duration writes 6h0m0s; trim the zero units for the reader.
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s")
+	}
+	if strings.HasSuffix(s, "h0m") {
+		s = strings.TrimSuffix(s, "0m")
+	}
+	return s
+}
+
+func kindList(ks []recovery.Kind) string {
+	names := make([]string, len(ks))
+	for i, k := range ks {
+		names[i] = string(k)
+	}
+	return "[" + strings.Join(names, ", ") + "]"
+}

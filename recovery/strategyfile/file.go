@@ -1,0 +1,210 @@
+package strategyfile
+
+import (
+	"fmt"
+	"time"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// doc is a strategy file as written: every field a pointer, so that a
+// field left out keeps the base's value.
+type doc struct {
+	Name            *string      `yaml:"name"`
+	Description     *string      `yaml:"description"`
+	Base            *string      `yaml:"base"`
+	Classify        *bool        `yaml:"classify"`
+	Attempts        *int         `yaml:"attempts"`
+	TurnAttempts    *int         `yaml:"turn_attempts"`
+	Backoff         *backoff     `yaml:"backoff"`
+	SleepAfterFinal *bool        `yaml:"sleep_after_final"`
+	Retry           *[]kind      `yaml:"retry"`
+	RetryStatuses   *[]status    `yaml:"retry_statuses"`
+	ShouldRetry     *shouldRetry `yaml:"should_retry"`
+	RetryAfter      *retryAfter  `yaml:"retry_after"`
+	WaitBudget      *duration    `yaml:"wait_budget"`
+	Persistent      *bool        `yaml:"persistent"`
+	PersistentCap   *duration    `yaml:"persistent_cap"`
+	Heartbeat       *duration    `yaml:"heartbeat"`
+	Fallback        *fallback    `yaml:"fallback"`
+	RefreshAuth     *bool        `yaml:"refresh_auth"`
+	ShedBackground  *bool        `yaml:"shed_background"`
+	Escalation      *escalation  `yaml:"escalation"`
+	Adjust          *adjust      `yaml:"adjust"`
+	Compaction      *compaction  `yaml:"compaction"`
+	Preflight       *bool        `yaml:"preflight"`
+}
+
+type backoff struct {
+	Base        *duration `yaml:"base"`
+	Factor      *float64  `yaml:"factor"`
+	Cap         *duration `yaml:"cap"`
+	Jitter      *jitter   `yaml:"jitter"`
+	JitterRatio *float64  `yaml:"jitter_ratio"`
+}
+
+type retryAfter struct {
+	Honor          *bool     `yaml:"honor"`
+	RateLimitReset *bool     `yaml:"rate_limit_reset"`
+	Cap            *duration `yaml:"cap"`
+	AboveCap       *aboveCap `yaml:"above_cap"`
+}
+
+type fallback struct {
+	After       *int    `yaml:"after"`
+	On          *[]kind `yaml:"on"`
+	OnExhausted *bool   `yaml:"on_exhausted"`
+}
+
+type escalation struct {
+	Factor  *float64 `yaml:"factor"`
+	Max     *int     `yaml:"max"`
+	Ceiling *int     `yaml:"ceiling"`
+}
+
+type adjust struct {
+	Enabled *bool `yaml:"enabled"`
+	Buffer  *int  `yaml:"buffer"`
+	Floor   *int  `yaml:"floor"`
+}
+
+type compaction struct {
+	Enabled            *bool    `yaml:"enabled"`
+	KeepRecent         *int     `yaml:"keep_recent"`
+	Max                *int     `yaml:"max"`
+	SummaryMaxTokens   *int     `yaml:"summary_max_tokens"`
+	LearnedWindowRatio *float64 `yaml:"learned_window_ratio"`
+	TooLargeAsOverflow *float64 `yaml:"too_large_as_overflow"`
+}
+
+func set[T any](dst *T, src *T) {
+	if src != nil {
+		*dst = *src
+	}
+}
+
+func setDuration(dst *time.Duration, src *duration) {
+	if src != nil {
+		*dst = time.Duration(*src)
+	}
+}
+
+func kinds(src *[]kind) []recovery.Kind {
+	out := make([]recovery.Kind, 0, len(*src))
+	for _, k := range *src {
+		out = append(out, recovery.Kind(k))
+	}
+	return out
+}
+
+// problem is a value out of range, at a field path.
+type problem struct {
+	path string // goccy path: $.backoff.factor
+	msg  string
+}
+
+// apply writes f over s and returns the problems of range it finds.
+func (f *doc) apply(s *recovery.Strategy) []problem {
+	var probs []problem
+	bad := func(path, format string, args ...any) {
+		probs = append(probs, problem{path: path, msg: fmt.Sprintf(format, args...)})
+	}
+	nonNeg := func(path string, v *int) {
+		if v != nil && *v < 0 {
+			bad(path, "must be >= 0, got %d", *v)
+		}
+	}
+	ratio := func(path string, v *float64) {
+		if v != nil && (*v < 0 || *v > 1) {
+			bad(path, "must be from 0 to 1, got %v", *v)
+		}
+	}
+
+	set(&s.Name, f.Name)
+	set(&s.Description, f.Description)
+	set(&s.Classify, f.Classify)
+	nonNeg("$.attempts", f.Attempts)
+	set(&s.Attempts, f.Attempts)
+	nonNeg("$.turn_attempts", f.TurnAttempts)
+	set(&s.TurnAttempts, f.TurnAttempts)
+	if b := f.Backoff; b != nil {
+		setDuration(&s.Backoff.Base, b.Base)
+		if b.Factor != nil && *b.Factor != 0 && *b.Factor < 1 {
+			bad("$.backoff.factor", "must be >= 1 (or 0 for the default 2), got %v", *b.Factor)
+		}
+		set(&s.Backoff.Factor, b.Factor)
+		setDuration(&s.Backoff.Cap, b.Cap)
+		if b.Jitter != nil {
+			s.Backoff.Jitter = recovery.Jitter(*b.Jitter)
+		}
+		ratio("$.backoff.jitter_ratio", b.JitterRatio)
+		set(&s.Backoff.JitterRatio, b.JitterRatio)
+	}
+	set(&s.SleepAfterFinal, f.SleepAfterFinal)
+	if f.Retry != nil {
+		s.Retry = kinds(f.Retry)
+	}
+	if f.RetryStatuses != nil {
+		s.RetryStatuses = []int{}
+		for _, st := range *f.RetryStatuses {
+			s.RetryStatuses = append(s.RetryStatuses, st...)
+		}
+	}
+	if f.ShouldRetry != nil {
+		s.ShouldRetry = recovery.ShouldRetryMode(*f.ShouldRetry)
+	}
+	if r := f.RetryAfter; r != nil {
+		set(&s.HonorRetryAfter, r.Honor)
+		set(&s.HonorRateLimitReset, r.RateLimitReset)
+		setDuration(&s.RetryAfterCap, r.Cap)
+		if r.AboveCap != nil {
+			s.GiveUpAboveCap = *r.AboveCap == "give_up"
+		}
+	}
+	setDuration(&s.WaitBudget, f.WaitBudget)
+	set(&s.Persistent, f.Persistent)
+	setDuration(&s.PersistentCap, f.PersistentCap)
+	setDuration(&s.Heartbeat, f.Heartbeat)
+	if fb := f.Fallback; fb != nil {
+		nonNeg("$.fallback.after", fb.After)
+		set(&s.FallbackAfter, fb.After)
+		if fb.On != nil {
+			s.FallbackOn = kinds(fb.On)
+		}
+		set(&s.FallbackOnExhausted, fb.OnExhausted)
+	}
+	set(&s.RefreshAuth, f.RefreshAuth)
+	set(&s.ShedBackground, f.ShedBackground)
+	if e := f.Escalation; e != nil {
+		if e.Factor != nil && *e.Factor < 0 {
+			bad("$.escalation.factor", "must be >= 0 (0 or 1 turns escalation off), got %v", *e.Factor)
+		}
+		set(&s.EscalationFactor, e.Factor)
+		nonNeg("$.escalation.max", e.Max)
+		set(&s.MaxEscalations, e.Max)
+		nonNeg("$.escalation.ceiling", e.Ceiling)
+		set(&s.EscalationCeiling, e.Ceiling)
+	}
+	if a := f.Adjust; a != nil {
+		set(&s.Adjust, a.Enabled)
+		nonNeg("$.adjust.buffer", a.Buffer)
+		set(&s.AdjustBuffer, a.Buffer)
+		nonNeg("$.adjust.floor", a.Floor)
+		set(&s.AdjustFloor, a.Floor)
+	}
+	if c := f.Compaction; c != nil {
+		set(&s.Compact, c.Enabled)
+		nonNeg("$.compaction.keep_recent", c.KeepRecent)
+		set(&s.KeepRecent, c.KeepRecent)
+		nonNeg("$.compaction.max", c.Max)
+		set(&s.MaxCompactions, c.Max)
+		nonNeg("$.compaction.summary_max_tokens", c.SummaryMaxTokens)
+		set(&s.SummaryMaxTokens, c.SummaryMaxTokens)
+		ratio("$.compaction.learned_window_ratio", c.LearnedWindowRatio)
+		set(&s.LearnedWindowRatio, c.LearnedWindowRatio)
+		ratio("$.compaction.too_large_as_overflow", c.TooLargeAsOverflow)
+		set(&s.TooLargeAsOverflow, c.TooLargeAsOverflow)
+	}
+	set(&s.Preflight, f.Preflight)
+	return probs
+}

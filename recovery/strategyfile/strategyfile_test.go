@@ -1,0 +1,139 @@
+package strategyfile_test
+
+import (
+	"errors"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/strategyfile"
+)
+
+// normal spells out what a nil Retry list stands for, so that strategies
+// that behave the same compare equal.
+func normal(s recovery.Strategy) recovery.Strategy {
+	s = s.Clone()
+	if s.Retry == nil {
+		s.Retry = recovery.TransientKinds()
+	}
+	if s.RetryStatuses == nil {
+		s.RetryStatuses = []int{}
+	}
+	if s.FallbackOn == nil {
+		s.FallbackOn = []recovery.Kind{}
+	}
+	if s.ShouldRetry == "" {
+		s.ShouldRetry = recovery.ShouldRetryHonor
+	}
+	if s.Backoff.Jitter == "" {
+		s.Backoff.Jitter = recovery.JitterNone
+	}
+	return s
+}
+
+func TestEveryPresetRoundTrips(t *testing.T) {
+	for _, p := range recovery.Presets() {
+		t.Run(p.Name, func(t *testing.T) {
+			data := strategyfile.Marshal(p)
+			got, err := strategyfile.Parse(p.Name+".yaml", data)
+			if err != nil {
+				t.Fatalf("%v\n%s", err, data)
+			}
+			if !reflect.DeepEqual(normal(got), normal(p)) {
+				t.Fatalf("round trip changed the strategy:\n got %+v\nwant %+v\n%s", normal(got), normal(p), data)
+			}
+		})
+	}
+}
+
+func TestBaseThenOverrides(t *testing.T) {
+	s, err := strategyfile.Parse("mine.yaml", []byte(`
+base: claude-code
+attempts: 4
+backoff: {cap: 10s}
+retry_statuses: [429, 5xx]
+fallback: {on: [not_found]}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recovery.ClaudeCode()
+	want.Name, want.Description = "mine", ""
+	want.Attempts = 4
+	want.Backoff.Cap = 10 * time.Second
+	want.RetryStatuses = append([]int{429}, recovery.StatusRange(500, 599)...)
+	want.FallbackOn = []recovery.Kind{recovery.KindNotFound}
+	if !reflect.DeepEqual(s, want) {
+		t.Fatalf("got %+v\nwant %+v", s, want)
+	}
+}
+
+func TestWithoutBaseFieldsTakeTheirZeroValue(t *testing.T) {
+	s, err := strategyfile.Parse("x.yaml", []byte("name: plain\nclassify: true\nretry: []\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.Name != "plain" || !s.Classify || s.Retry == nil || len(s.Retry) != 0 || s.Attempts != 0 || s.HonorRetryAfter {
+		t.Fatalf("got %+v", s)
+	}
+}
+
+func TestTheStrategiesFolderLoads(t *testing.T) {
+	got, err := strategyfile.LoadDir("../../strategies")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) < 3 {
+		t.Fatalf("%d strategies in strategies/", len(got))
+	}
+	byName := map[string]recovery.Strategy{}
+	for _, s := range got {
+		byName[s.Name] = s
+	}
+	p := byName["claude-code-persistent"]
+	if !p.Persistent || p.Heartbeat != 30*time.Second || p.WaitBudget != 6*time.Hour || !p.HonorRateLimitReset || p.Attempts != 11 {
+		t.Fatalf("claude-code-persistent: %+v", p)
+	}
+	b := byName["classify-budgeted"]
+	if !b.GiveUpAboveCap || b.RetryAfterCap != 30*time.Second || b.TurnAttempts != 8 || !b.Compact {
+		t.Fatalf("classify-budgeted: %+v", b)
+	}
+}
+
+func TestProblemsNameFileLineAndField(t *testing.T) {
+	cases := []struct {
+		name, yaml string
+		want       []string
+	}{
+		{"unknown field", "base: classify\nattempt: 3\n", []string{"bad.yaml:2:", "attempt"}},
+		{"unknown kind", "retry:\n  - rate_limit\n  - overload\n", []string{"bad.yaml:3:", "retry[1]", `unknown kind "overload"`}},
+		{"bad duration", "backoff:\n  base: fast\n", []string{"bad.yaml:2:", "backoff.base", `"fast"`}},
+		{"bad jitter", "backoff: {jitter: sideways}\n", []string{"bad.yaml:1:", "backoff.jitter"}},
+		{"bad status", "retry_statuses: [429, 600]\n", []string{"bad.yaml:1:", "retry_statuses[1]"}},
+		{"unknown base", "name: x\nbase: claude\n", []string{"bad.yaml:2:", "base", `unknown preset "claude"`}},
+		{"factor below 1", "backoff:\n  factor: 0.5\n", []string{"bad.yaml:2:", "backoff.factor", ">= 1"}},
+		{"negative attempts", "attempts: -1\n", []string{"bad.yaml:1:", "attempts"}},
+		{"ratio above 1", "compaction:\n  learned_window_ratio: 1.5\n", []string{"bad.yaml:2:", "compaction.learned_window_ratio"}},
+		{"wrong type", "classify: maybe\n", []string{"bad.yaml:1:"}},
+		{"empty", "", []string{"bad.yaml", "empty"}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			_, err := strategyfile.Parse("bad.yaml", []byte(c.yaml))
+			if err == nil {
+				t.Fatal("no error")
+			}
+			for _, w := range c.want {
+				if !strings.Contains(err.Error(), w) {
+					t.Errorf("%q lacks %q", err, w)
+				}
+			}
+			var fe *strategyfile.Error
+			if !errors.As(err, &fe) {
+				t.Errorf("%T is not an *Error", err)
+			}
+		})
+	}
+}

@@ -1,0 +1,174 @@
+package strategyfile
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// scalar returns a scalar node's text, or an error for anything else.
+func scalar(n ast.Node, want string) (string, error) {
+	switch x := n.(type) {
+	case *ast.StringNode:
+		return x.Value, nil
+	case *ast.IntegerNode, *ast.FloatNode, *ast.BoolNode, *ast.InfinityNode:
+		return x.GetToken().Value, nil
+	case *ast.LiteralNode:
+		return x.Value.Value, nil
+	}
+	return "", badValue(n, "want %s, got %s", want, n.Type())
+}
+
+// duration is a time.Duration written "500ms", "32s" or "6h" (0 alone is
+// allowed too).
+type duration time.Duration
+
+func (d *duration) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "a duration such as 500ms or 32s")
+	if err != nil {
+		return err
+	}
+	if s == "0" {
+		*d = 0
+		return nil
+	}
+	v, perr := time.ParseDuration(s)
+	if perr != nil || v < 0 {
+		return badValue(n, "want a duration such as 500ms or 32s, got %q", s)
+	}
+	*d = duration(v)
+	return nil
+}
+
+// kind is a recovery.Kind by its SPEC §4 name.
+type kind recovery.Kind
+
+func (k *kind) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "a kind")
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(recovery.Kinds(), recovery.Kind(s)) {
+		return badValue(n, "unknown kind %q (known: %s)", s, kindNames())
+	}
+	*k = kind(s)
+	return nil
+}
+
+func kindNames() string {
+	var names []string
+	for _, k := range recovery.Kinds() {
+		names = append(names, string(k))
+	}
+	return strings.Join(names, ", ")
+}
+
+// jitter is a recovery.Jitter mode.
+type jitter recovery.Jitter
+
+var jitterModes = []recovery.Jitter{recovery.JitterNone, recovery.JitterPositive, recovery.JitterNegative, recovery.JitterSymmetric, recovery.JitterFull}
+
+func (j *jitter) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "a jitter mode")
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(jitterModes, recovery.Jitter(s)) {
+		return badValue(n, "unknown jitter %q (known: none, positive, negative, symmetric, full)", s)
+	}
+	*j = jitter(s)
+	return nil
+}
+
+// shouldRetry is a recovery.ShouldRetryMode.
+type shouldRetry recovery.ShouldRetryMode
+
+var shouldRetryModes = []recovery.ShouldRetryMode{recovery.ShouldRetryHonor, recovery.ShouldRetryIgnore, recovery.ShouldRetryHonorExceptOverloaded}
+
+func (m *shouldRetry) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "honor, ignore or honor-except-overloaded")
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(shouldRetryModes, recovery.ShouldRetryMode(s)) {
+		return badValue(n, "unknown x-should-retry mode %q (known: honor, ignore, honor-except-overloaded)", s)
+	}
+	*m = shouldRetry(s)
+	return nil
+}
+
+// aboveCap is what to do when the server asks for more than the cap.
+type aboveCap string
+
+func (a *aboveCap) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "wait or give_up")
+	if err != nil {
+		return err
+	}
+	if s != "wait" && s != "give_up" {
+		return badValue(n, "want wait or give_up, got %q", s)
+	}
+	*a = aboveCap(s)
+	return nil
+}
+
+// status is an HTTP status (429) or a class of them (5xx).
+type status []int
+
+func (st *status) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "a status such as 429 or 5xx")
+	if err != nil {
+		return err
+	}
+	if len(s) == 3 && strings.HasSuffix(s, "xx") && s[0] >= '1' && s[0] <= '5' {
+		lo := int(s[0]-'0') * 100
+		*st = recovery.StatusRange(lo, lo+99)
+		return nil
+	}
+	v, perr := strconv.Atoi(s)
+	if perr != nil || v < 100 || v > 599 {
+		return badValue(n, "want a status from 100 to 599 or a class such as 5xx, got %q", s)
+	}
+	*st = status{v}
+	return nil
+}
+
+// FormatStatuses writes statuses as a strategy file does: numbers, and a
+// class whose every status is listed as one word ("5xx").
+func FormatStatuses(statuses []int) []string {
+	set := map[int]bool{}
+	for _, s := range statuses {
+		set[s] = true
+	}
+	var out []string
+	done := map[int]bool{}
+	for _, s := range statuses {
+		if done[s] {
+			continue
+		}
+		lo := s / 100 * 100
+		full := true
+		for c := lo; c < lo+100; c++ {
+			if !set[c] {
+				full = false
+				break
+			}
+		}
+		if full {
+			for c := lo; c < lo+100; c++ {
+				done[c] = true
+			}
+			out = append(out, fmt.Sprintf("%dxx", lo/100))
+			continue
+		}
+		done[s] = true
+		out = append(out, strconv.Itoa(s))
+	}
+	return out
+}
