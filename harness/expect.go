@@ -2,7 +2,8 @@ package harness
 
 import (
 	"fmt"
-	"strings"
+	"strconv"
+	"time"
 
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/scenario"
@@ -13,9 +14,9 @@ import (
 type Violation struct {
 	Scenario string
 	Strategy string
-	Field    string
-	Budget   string
-	Got      string
+	Field    string // as in the expect block: outcome, attempts, wait, ...
+	Budget   string // as written: "<= 4", "< 3s", "success"
+	Got      string // the figure, in the budget's unit: "6", "7.5s", "failed"
 }
 
 func (v Violation) String() string {
@@ -23,8 +24,11 @@ func (v Violation) String() string {
 }
 
 // Check compares each result with its scenario's expect block and returns
-// every budget it breaks. Results of strategies the scenario sets no budget
-// for are free.
+// every budget it breaks, in the order of the results and, within one, of
+// the fields of [scenario.Expect]. Results of strategies the scenario sets
+// no budget for, and of scenarios not given, are free. An expect block that
+// does not parse is an error naming the scenario's file; a loaded scenario's
+// always parses.
 func Check(scenarios []*scenario.Scenario, results []ledger.Result) ([]Violation, error) {
 	byName := make(map[string]*scenario.Scenario, len(scenarios))
 	for _, sc := range scenarios {
@@ -54,44 +58,61 @@ func checkOne(exp scenario.Expect, r ledger.Result) ([]Violation, error) {
 	broken := func(field, budget, got string) {
 		out = append(out, Violation{Scenario: r.Scenario, Strategy: r.Strategy, Field: field, Budget: budget, Got: got})
 	}
-	if o := strings.TrimSpace(exp.Outcome); o != "" {
-		want, negate := o, false
-		switch {
-		case strings.HasPrefix(o, "!="):
-			want, negate = strings.TrimSpace(o[2:]), true
-		case strings.HasPrefix(o, "=="):
-			want = strings.TrimSpace(o[2:])
-		}
-		if (string(r.Outcome) == want) == negate {
-			broken("outcome", o, string(r.Outcome))
-		}
-	}
-	figures := []struct {
-		field, budget string
-		got           float64
-		show          string
-	}{
-		{"attempts", exp.Attempts, float64(r.Attempts), fmt.Sprint(r.Attempts)},
-		{"wait", exp.Wait, float64(r.WaitMS), fmt.Sprintf("%dms", r.WaitMS)},
-		{"submitted_input_tokens", exp.SubmittedInputTokens, float64(r.SubmittedInputTokens), fmt.Sprint(r.SubmittedInputTokens)},
-		{"repair_input_tokens", exp.RepairInputTokens, float64(r.RepairInputTokens), fmt.Sprint(r.RepairInputTokens)},
-		{"repair_calls", exp.RepairCalls, float64(r.RepairCalls), fmt.Sprint(r.RepairCalls)},
-		{"fallbacks", exp.Fallbacks, float64(r.Fallbacks), fmt.Sprint(r.Fallbacks)},
-		{"escalations", exp.Escalations, float64(r.Escalations), fmt.Sprint(r.Escalations)},
-		{"compactions", exp.Compactions, float64(r.Compactions), fmt.Sprint(r.Compactions)},
-		{"steps", exp.Steps, float64(r.Steps), fmt.Sprint(r.Steps)},
-	}
-	for _, f := range figures {
-		if strings.TrimSpace(f.budget) == "" {
-			continue
-		}
-		b, err := scenario.ParseBudget(f.budget)
+	if exp.Outcome != "" {
+		m, err := scenario.ParseOutcome(exp.Outcome)
 		if err != nil {
-			return nil, fmt.Errorf("%s: %w", f.field, err)
+			return nil, err
 		}
-		if !b.Holds(f.got) {
-			broken(f.field, f.budget, f.show)
+		if !m.Holds(string(r.Outcome)) {
+			broken("outcome", exp.Outcome, string(r.Outcome))
+		}
+	}
+	budgets, err := exp.Budgets()
+	if err != nil {
+		return nil, err
+	}
+	for _, b := range budgets {
+		got, ok := figure(r, b.Field)
+		if !ok {
+			return nil, fmt.Errorf("%s: no such figure in a result", b.Field)
+		}
+		if !b.Holds(got) {
+			broken(b.Field, b.Raw, show(got, b.Field == "wait"))
 		}
 	}
 	return out, nil
+}
+
+// figure is the result's value of an expect field; wait is in milliseconds.
+func figure(r ledger.Result, field string) (float64, bool) {
+	switch field {
+	case "attempts":
+		return float64(r.Attempts), true
+	case "wait":
+		return float64(r.WaitMS), true
+	case "submitted_input_tokens":
+		return float64(r.SubmittedInputTokens), true
+	case "repair_input_tokens":
+		return float64(r.RepairInputTokens), true
+	case "repair_calls":
+		return float64(r.RepairCalls), true
+	case "fallbacks":
+		return float64(r.Fallbacks), true
+	case "escalations":
+		return float64(r.Escalations), true
+	case "compactions":
+		return float64(r.Compactions), true
+	case "steps":
+		return float64(r.Steps), true
+	}
+	return 0, false
+}
+
+// show writes a figure for a person: a time ("7.5s", from milliseconds) or
+// a plain number.
+func show(v float64, duration bool) string {
+	if duration {
+		return (time.Duration(v) * time.Millisecond).String()
+	}
+	return strconv.FormatFloat(v, 'f', -1, 64)
 }

@@ -22,17 +22,28 @@ type Options struct {
 	Seed uint64
 	// Parallel is how many runs go at once; 0 means GOMAXPROCS.
 	Parallel int
+	// Shard picks a slice of the scenario × strategy grid to run; the zero
+	// Shard runs it all. See [Shard].
+	Shard Shard
+	// Progress, when set, is called after each run finishes with the number
+	// finished and the number this call runs. Calls never overlap; done
+	// counts up to total.
+	Progress func(done, total int)
 }
 
 // Run runs every scenario against every strategy over loopback HTTP and
 // returns the results in a fixed order: scenarios as given, then
-// strategies as given. A run that breaks the harness (its record disagrees
-// with the journal, the mock cannot be reached) still has its result in the
-// report; the errors come back joined.
+// strategies as given. With opts.Shard it runs only that slice of the
+// grid, its results in the same order. A run that breaks the harness (its
+// record disagrees with the journal, the mock cannot be reached) still has
+// its result in the report; the errors come back joined.
 func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recovery.Strategy, opts Options) (ledger.Report, error) {
-	report := ledger.Report{Seed: opts.Seed}
-	if len(scenarios) == 0 || len(strategies) == 0 {
-		report.Results = []ledger.Result{}
+	report := ledger.Report{Seed: opts.Seed, Results: []ledger.Result{}}
+	if err := opts.Shard.validate(); err != nil {
+		return report, fmt.Errorf("harness: %w", err)
+	}
+	jobs := grid(scenarios, strategies, opts.Shard)
+	if len(jobs) == 0 {
 		return report, nil
 	}
 	parallel := opts.Parallel
@@ -54,21 +65,22 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 	defer transport.CloseIdleConnections()
 	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed}
 
-	var jobs []job
-	for _, sc := range scenarios {
-		req := Conversation(sc.Turn)
-		for _, st := range strategies {
-			jobs = append(jobs, job{sc: sc, strategy: st, request: req})
-		}
-	}
 	results := make([]ledger.Result, len(jobs))
 	errs := make([]error, len(jobs))
 	next := make(chan int)
 	var wg sync.WaitGroup
+	var mu sync.Mutex // serialises opts.Progress
+	done := 0
 	for range min(parallel, len(jobs)) {
 		wg.Go(func() {
 			for i := range next {
 				results[i], errs[i] = e.run(ctx, jobs[i])
+				if opts.Progress != nil {
+					mu.Lock()
+					done++
+					opts.Progress(done, len(jobs))
+					mu.Unlock()
+				}
 			}
 		})
 	}
@@ -79,4 +91,22 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 	wg.Wait()
 	report.Results = results
 	return report, errors.Join(errs...)
+}
+
+// grid lists the shard's slice of the scenario × strategy runs, scenarios
+// outer, strategies inner. A scenario's conversation is built once and
+// shared, read-only, by its runs.
+func grid(scenarios []*scenario.Scenario, strategies []recovery.Strategy, shard Shard) []job {
+	first, end := shard.Bounds(len(scenarios) * len(strategies))
+	jobs := make([]job, 0, end-first)
+	var last *scenario.Scenario
+	var req recovery.Request
+	for i := first; i < end; i++ {
+		sc := scenarios[i/len(strategies)]
+		if sc != last {
+			last, req = sc, Conversation(sc.Turn)
+		}
+		jobs = append(jobs, job{sc: sc, strategy: strategies[i%len(strategies)], request: req})
+	}
+	return jobs
 }

@@ -1,10 +1,16 @@
-// Package reports renders a run's ledger for people and for machines.
+// Package reports renders a run's ledger for people and for machines, and
+// judges it against a saved run.
 //
 // A [ledger.Report] goes in; out come the cost tables a user reads in a
-// terminal or a CI log ([Table]) and the JSON object that is faultbench's
-// stable machine contract ([JSON], SPEC §7). [Write] picks one by name, so the
+// terminal or a CI log ([Table]), the JSON object that is faultbench's
+// stable machine contract ([JSON], SPEC §7), and the reports CI systems
+// show: [Markdown] for a pull-request comment, [CSV], [JUnit] XML with a
+// failure per broken budget, and one self-contained [HTML] page with a
+// timeline of every strategy's attempts. [Write] picks one by name, so the
 // command line maps --format onto it; [Formats] lists the names this build
-// knows.
+// knows. [Options] carries what the formats show besides the ledger: the
+// scenarios' descriptions, the budgets the run broke ([Violation]) and its
+// comparison with a baseline ([Compare]).
 //
 // The table shows, for each scenario in order of first appearance, a title,
 // the scenario's description and one column per strategy with what the run
@@ -13,6 +19,10 @@
 // provider bills), repair input tokens and their sum, the exposure. A summary
 // follows with the totals per strategy and, when both "blind" and "classify"
 // ran, the ratio blind/classify of each cost.
+//
+// A sharded run (faultbench run --shard K/N) writes its slice with
+// [ShardJSON]; [ReadJSON] reads any report back and [Merge] joins the
+// slices into the report the unsharded run writes, byte for byte.
 //
 // Rendering is pure: the same report and options give the same bytes, so
 // the output can be compared with a golden file or a saved baseline. Nothing

@@ -88,3 +88,32 @@ func fixtureReport() ledger.Report {
 		},
 	}}
 }
+
+// fixtureViolations are budgets the fixture breaks: classify was allowed
+// four attempts on the overload and took five; blind was expected to fail
+// the overflow quickly.
+func fixtureViolations() []Violation {
+	return []Violation{
+		{Scenario: overloadScenario, Strategy: "classify", Field: "attempts", Budget: "<= 4", Got: "5"},
+		{Scenario: overflowScenario, Strategy: "blind", Field: "wait", Budget: "< 3s", Got: "31s"},
+	}
+}
+
+// fixtureBaseline is the fixture as a saved run in which classify did
+// better on the overload (4 attempts, 3 s) and worse on the overflow
+// (failed), and blind had one scenario more.
+func fixtureBaseline() ledger.Report {
+	base := fixtureReport()
+	base.Results[1].Attempts = 4
+	base.Results[1].WaitMS = 3_000
+	base.Results[3].Outcome = ledger.OutcomeFailed
+	base.Results[3].SubmittedInputTokens = 300_000
+	base.Results = append(base.Results, ledger.Result{Scenario: "retired", Strategy: "blind", Outcome: ledger.OutcomeFailed})
+	return base
+}
+
+// verdictOptions are the options with broken budgets and a baseline.
+func verdictOptions() Options {
+	cmp := Compare(fixtureBaseline(), fixtureReport(), 0.1)
+	return Options{Descriptions: fixtureDescriptions, Violations: fixtureViolations(), Checked: true, Baseline: &cmp}
+}

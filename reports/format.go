@@ -15,8 +15,12 @@ var ErrUnknownFormat = errors.New("reports: unknown format")
 
 // The formats this build renders, by the name --format takes.
 const (
-	FormatTable = "table"
-	FormatJSON  = "json"
+	FormatTable    = "table"
+	FormatMarkdown = "markdown"
+	FormatJSON     = "json"
+	FormatCSV      = "csv"
+	FormatJUnit    = "junit"
+	FormatHTML     = "html"
 )
 
 // writers maps a format name to its renderer; the order of [Formats] is the
@@ -26,7 +30,16 @@ var writers = []struct {
 	write func(io.Writer, ledger.Report, Options) error
 }{
 	{FormatTable, Table},
-	{FormatJSON, func(w io.Writer, rep ledger.Report, _ Options) error { return JSON(w, rep) }},
+	{FormatMarkdown, Markdown},
+	{FormatJSON, func(w io.Writer, rep ledger.Report, opts Options) error {
+		if opts.Shard != nil {
+			return ShardJSON(w, rep, *opts.Shard)
+		}
+		return JSON(w, rep)
+	}},
+	{FormatCSV, CSV},
+	{FormatJUnit, JUnit},
+	{FormatHTML, HTML},
 }
 
 // Formats names the output formats this build supports, in the order the
@@ -39,10 +52,11 @@ func Formats() []string {
 	return names
 }
 
-// Write renders rep to w in the named format ("table" or "json"; see
-// [Formats]). Names are matched exactly. An unknown name writes nothing and
-// returns an error wrapping [ErrUnknownFormat]. Options are ignored by
-// formats that have no use for them (JSON).
+// Write renders rep to w in the named format (table, markdown, json, csv,
+// junit or html; see [Formats]). Names are matched exactly. An unknown name
+// writes nothing and returns an error wrapping [ErrUnknownFormat]. Options
+// are ignored by formats that have no use for them (JSON takes only the
+// shard).
 func Write(w io.Writer, format string, rep ledger.Report, opts Options) error {
 	for _, f := range writers {
 		if f.name == format {

@@ -9,7 +9,7 @@ import (
 
 var _ = Describe("Write", func() {
 	It("lists the formats this build renders", func() {
-		Expect(Formats()).To(Equal([]string{"table", "json"}))
+		Expect(Formats()).To(Equal([]string{"table", "markdown", "json", "csv", "junit", "html"}))
 	})
 
 	It("hands out a list the caller may change", func() {
@@ -27,18 +27,38 @@ var _ = Describe("Write", func() {
 		Entry("table", FormatTable, func(b *bytes.Buffer) error {
 			return Table(b, fixtureReport(), Options{Descriptions: fixtureDescriptions})
 		}),
+		Entry("markdown", FormatMarkdown, func(b *bytes.Buffer) error {
+			return Markdown(b, fixtureReport(), Options{Descriptions: fixtureDescriptions})
+		}),
 		Entry("json", FormatJSON, func(b *bytes.Buffer) error { return JSON(b, fixtureReport()) }),
+		Entry("csv", FormatCSV, func(b *bytes.Buffer) error {
+			return CSV(b, fixtureReport(), Options{Descriptions: fixtureDescriptions})
+		}),
+		Entry("junit", FormatJUnit, func(b *bytes.Buffer) error {
+			return JUnit(b, fixtureReport(), Options{Descriptions: fixtureDescriptions})
+		}),
+		Entry("html", FormatHTML, func(b *bytes.Buffer) error {
+			return HTML(b, fixtureReport(), Options{Descriptions: fixtureDescriptions})
+		}),
 	)
+
+	It("writes JSON with the shard when the options carry one", func() {
+		var viaWrite, want bytes.Buffer
+		shard := &Shard{Index: 2, Count: 2, First: 2, Jobs: 4}
+		Expect(Write(&viaWrite, FormatJSON, fixtureReport(), Options{Shard: shard})).To(Succeed())
+		Expect(ShardJSON(&want, fixtureReport(), *shard)).To(Succeed())
+		Expect(viaWrite.String()).To(Equal(want.String()))
+	})
 
 	DescribeTable("refuses a format it does not know, writing nothing",
 		func(format string) {
 			var buf bytes.Buffer
 			err := Write(&buf, format, fixtureReport(), Options{})
 			Expect(err).To(MatchError(ErrUnknownFormat))
-			Expect(err.Error()).To(ContainSubstring("table, json"))
+			Expect(err.Error()).To(ContainSubstring("table, markdown, json, csv, junit, html"))
 			Expect(buf.Len()).To(BeZero())
 		},
-		Entry("a later format", "junit"),
+		Entry("a format we do not render", "xml"),
 		Entry("a typo", "jsno"),
 		Entry("upper case", "JSON"),
 		Entry("empty", ""),

@@ -30,6 +30,19 @@ var _ = Describe("golden output", func() {
 		expectGolden("report.table.golden", buf.Bytes())
 	})
 
+	DescribeTable("renders the fixture with broken budgets and a baseline",
+		func(format, golden string) {
+			var buf bytes.Buffer
+			Expect(Write(&buf, format, fixtureReport(), verdictOptions())).To(Succeed())
+			expectGolden(golden, buf.Bytes())
+		},
+		Entry("as tables", FormatTable, "verdict.table.golden"),
+		Entry("as Markdown", FormatMarkdown, "verdict.md.golden"),
+		Entry("as CSV", FormatCSV, "verdict.csv.golden"),
+		Entry("as JUnit XML", FormatJUnit, "verdict.junit.xml.golden"),
+		Entry("as HTML", FormatHTML, "verdict.html.golden"),
+	)
+
 	It("renders the fixture as JSON", func() {
 		var buf bytes.Buffer
 		Expect(JSON(&buf, fixtureReport())).To(Succeed())

@@ -9,13 +9,29 @@ import (
 	"github.com/faultbench/faultbench/ledger"
 )
 
+// document is the JSON object: a [ledger.Report] with, for one shard of a
+// run, where its results sit in the whole grid. Unsharded, it is exactly
+// {"seed": N, "results": [...]}.
+type document struct {
+	Seed    uint64          `json:"seed"`
+	Shard   *Shard          `json:"shard,omitempty"`
+	Results []ledger.Result `json:"results"`
+}
+
 // JSON writes rep as the machine contract of SPEC §7: one object
 // {"seed": N, "results": [...]}, indented two spaces and ending in a newline.
 // Equal reports give byte-identical output. Empty lists are written as []
 // (results, attempts_log, repair_log), never null, so consumers need not
 // special-case them. rep is not modified.
-func JSON(w io.Writer, rep ledger.Report) error {
-	out := ledger.Report{Seed: rep.Seed, Results: make([]ledger.Result, len(rep.Results))}
+func JSON(w io.Writer, rep ledger.Report) error { return writeJSON(w, rep, nil) }
+
+// ShardJSON writes one shard's report as [JSON] does, with a "shard" object
+// between seed and results that says where its results sit in the whole
+// grid; [Merge] reads it to put the shards back together.
+func ShardJSON(w io.Writer, rep ledger.Report, shard Shard) error { return writeJSON(w, rep, &shard) }
+
+func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
+	out := document{Seed: rep.Seed, Shard: shard, Results: make([]ledger.Result, len(rep.Results))}
 	for i, r := range rep.Results {
 		if r.AttemptsLog == nil {
 			r.AttemptsLog = []ledger.Attempt{}
@@ -37,4 +53,26 @@ func JSON(w io.Writer, rep ledger.Report) error {
 		return fmt.Errorf("reports: writing JSON: %w", err)
 	}
 	return nil
+}
+
+// ReadJSON reads a report [JSON] or [ShardJSON] wrote: the report, and its
+// shard when it holds one. Anything else — not JSON, trailing data, an
+// object without "seed" or "results" — is an error.
+func ReadJSON(r io.Reader) (ledger.Report, *Shard, error) {
+	data, err := io.ReadAll(r)
+	if err != nil {
+		return ledger.Report{}, nil, fmt.Errorf("reports: reading JSON: %w", err)
+	}
+	var doc struct {
+		Seed    *uint64          `json:"seed"`
+		Shard   *Shard           `json:"shard"`
+		Results *[]ledger.Result `json:"results"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		return ledger.Report{}, nil, fmt.Errorf("reports: not a faultbench JSON report: %w", err)
+	}
+	if doc.Seed == nil || doc.Results == nil {
+		return ledger.Report{}, nil, fmt.Errorf("reports: not a faultbench JSON report: want an object with \"seed\" and \"results\"")
+	}
+	return ledger.Report{Seed: *doc.Seed, Results: *doc.Results}, doc.Shard, nil
 }

@@ -2,6 +2,7 @@ package reports
 
 import (
 	"bytes"
+	"strings"
 
 	"github.com/faultbench/faultbench/ledger"
 )
@@ -32,13 +33,22 @@ func (t *totals) add(r ledger.Result) {
 	t.exposure += int64(r.Exposure())
 }
 
-// writeSummary writes the summary title and table: one row per strategy
-// with its totals, then, when both blind and classify ran, a row
-// "blind/classify" with the ratio of each cost (of the totals as shown, so
-// over every scenario each ran).
+// writeSummary writes the summary title and table.
 func writeSummary(buf *bytes.Buffer, g grouped) error {
 	buf.WriteString("== summary ==\n\n")
+	header, rows := summaryRows(g)
+	// Headers on three lines keep the table about 100 columns wide.
+	for i, h := range header {
+		header[i] = strings.ReplaceAll(h, " ", "\n")
+	}
+	return render(buf, header, rows)
+}
 
+// summaryRows are the summary table: one row per strategy with its totals,
+// then, when both blind and classify ran, a row "blind/classify" with the
+// ratio of each cost (of the totals as shown, so over every scenario each
+// ran).
+func summaryRows(g grouped) (header []string, rows [][]string) {
 	sum := make(map[string]*totals, len(g.strategies))
 	for _, s := range g.strategies {
 		sum[s] = &totals{}
@@ -51,10 +61,8 @@ func writeSummary(buf *bytes.Buffer, g grouped) error {
 		}
 	}
 
-	// Headers on three lines keep the table about 100 columns wide.
-	header := []string{"strategy", "scenarios", "success", "attempts", "repair\ncalls", "wait",
-		"submitted\ninput\ntokens", "repair\ninput\ntokens", "exposure"}
-	var rows [][]string
+	header = []string{"strategy", "scenarios", "success", "attempts", "repair calls", "wait",
+		"submitted input tokens", "repair input tokens", "exposure"}
 	for _, s := range g.strategies {
 		t := sum[s]
 		rows = append(rows, []string{
@@ -83,5 +91,5 @@ func writeSummary(buf *bytes.Buffer, g grouped) error {
 			formatRatio(blind.exposure, classify.exposure),
 		})
 	}
-	return render(buf, header, rows)
+	return header, rows
 }

@@ -12,19 +12,6 @@ import (
 	"github.com/faultbench/faultbench/ledger"
 )
 
-// Options shape the rendered report. The zero value is ready to use.
-type Options struct {
-	// Strategies is the column order. Strategies named here come first, in
-	// this order; any other strategy in the results follows in the order it
-	// first appears, so no result is left out. Names with no result are
-	// skipped. Empty means the order strategies first appear in the results.
-	Strategies []string
-	// Descriptions maps scenario name to its description (what it teaches),
-	// printed under the scenario's title wrapped at [DescriptionWidth]. A
-	// scenario with no entry gets no description.
-	Descriptions map[string]string
-}
-
 // DescriptionWidth is the column at which scenario descriptions wrap.
 const DescriptionWidth = 78
 
@@ -35,8 +22,9 @@ const submittedNote = "Note: submitted tokens are what the server counted as sen
 // Table writes rep as cost tables for people: for each scenario, in order
 // of first appearance, a title line "== NAME ==", its description and a
 // table with one row per metric and one column per strategy; then the
-// summary (see the package documentation); then a note that submitted
-// tokens are not billed tokens. Borders are plain ASCII, headers are kept as
+// summary (see the package documentation); then, when there are any, the
+// broken budgets and the comparison with a baseline; then a note that
+// submitted tokens are not billed tokens. Borders are plain ASCII, headers are kept as
 // written and numbers are right-aligned with thousands separators.
 //
 // Nothing is written unless the whole report renders. Two results for the
@@ -59,6 +47,20 @@ func Table(w io.Writer, rep ledger.Report, opts Options) error {
 	}
 	if len(rep.Results) > 0 {
 		if err := writeSummary(&buf, g); err != nil {
+			return err
+		}
+		buf.WriteByte('\n')
+	}
+	if len(opts.Violations) > 0 {
+		buf.WriteString("== broken budgets ==\n\n")
+		for _, v := range opts.Violations {
+			fmt.Fprintf(&buf, "%s on %s: %s\n", v.Strategy, v.Scenario, v)
+		}
+		buf.WriteByte('\n')
+	}
+	if opts.Baseline != nil {
+		buf.WriteString("== compared with baseline ==\n\n")
+		if err := writeComparison(&buf, *opts.Baseline); err != nil {
 			return err
 		}
 		buf.WriteByte('\n')
@@ -162,9 +164,15 @@ func writeScenario(buf *bytes.Buffer, g grouped, scenario, description string) e
 		buf.WriteString(line + "\n")
 	}
 	buf.WriteByte('\n')
+	header, rows := scenarioRows(g, scenario)
+	return render(buf, header, rows)
+}
 
-	header := append([]string{"metric"}, g.strategies...)
-	rows := make([][]string, len(metrics))
+// scenarioRows are one scenario's table: a row per metric, a column per
+// strategy, [noValue] where a strategy did not run it.
+func scenarioRows(g grouped, scenario string) (header []string, rows [][]string) {
+	header = append([]string{"metric"}, g.strategies...)
+	rows = make([][]string, len(metrics))
 	for i, m := range metrics {
 		row := []string{m.name}
 		for _, s := range g.strategies {
@@ -176,16 +184,24 @@ func writeScenario(buf *bytes.Buffer, g grouped, scenario, description string) e
 		}
 		rows[i] = row
 	}
-	return render(buf, header, rows)
+	return header, rows
 }
 
 // render draws one ASCII table: the first column left-aligned, the others
 // (numbers) right-aligned, headers as written.
 func render(buf *bytes.Buffer, header []string, rows [][]string) error {
+	return renderAligned(buf, header, rows, 1)
+}
+
+// renderAligned draws one ASCII table whose first left columns are
+// left-aligned and the others right-aligned, headers as written.
+func renderAligned(buf *bytes.Buffer, header []string, rows [][]string, left int) error {
 	align := make(tw.Alignment, len(header))
-	align[0] = tw.AlignLeft
-	for i := 1; i < len(align); i++ {
+	for i := range align {
 		align[i] = tw.AlignRight
+		if i < left {
+			align[i] = tw.AlignLeft
+		}
 	}
 	t := tablewriter.NewTable(buf,
 		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),

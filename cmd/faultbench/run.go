@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -19,9 +18,10 @@ import (
 type runFlags struct {
 	strategies string
 	seed       uint64
-	format     string
-	out        string
 	parallel   int
+	shard      string
+	output     outputFlags
+	gate       gateFlags
 }
 
 func newRunCmd(stdout io.Writer) *cobra.Command {
@@ -29,16 +29,25 @@ func newRunCmd(stdout io.Writer) *cobra.Command {
 	cmd := &cobra.Command{
 		Use:   "run [PATH...]",
 		Short: "Run scenarios (files or folders; default scenarios/) against strategies and print what each cost",
+		Long: `Run scenarios (files or folders; default scenarios/) against strategies and print what each cost.
+
+Budgets in the scenarios' expect blocks are always checked and shown in the
+report; --check makes a broken one exit 1. --baseline compares with a saved
+--format json report and exits 1 when a cost grew by more than --max-regress.
+--shard K/N runs the K-th of N slices of the scenario × strategy grid; join
+the shards' JSON with faultbench merge.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRun(cmd.Context(), stdout, f, args)
+			return runRun(cmd.Context(), stdout, cmd.ErrOrStderr(), f, args)
 		},
 	}
 	fl := cmd.Flags()
 	fl.StringVar(&f.strategies, "strategies", strings.Join(presetNames(), ","), "comma-separated strategies to compare")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of every run's random source")
-	fl.StringVar(&f.format, "format", "table", "output format: "+strings.Join(reports.Formats(), "|"))
-	fl.StringVar(&f.out, "out", "", "write the report to FILE instead of standard output")
+	fl.StringVar(&f.output.format, "format", "table", "output format: "+strings.Join(reports.Formats(), "|"))
+	fl.StringVar(&f.output.out, "out", "", "write the report to FILE instead of standard output")
 	fl.IntVar(&f.parallel, "parallel", 0, "runs at once (0: one per CPU)")
+	fl.StringVar(&f.shard, "shard", "", "run only slice K of N of the scenario × strategy grid, as K/N")
+	f.gate.register(fl)
 	return cmd
 }
 
@@ -56,12 +65,24 @@ func loadScenarios(args []string) ([]*scenario.Scenario, error) {
 	return scs, nil
 }
 
-func runRun(ctx context.Context, stdout io.Writer, f runFlags, args []string) error {
-	if !validFormat(f.format) {
-		return bad(fmt.Errorf("--format: unknown format %q (known: %s)", f.format, strings.Join(reports.Formats(), ", ")))
+func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []string) error {
+	if err := f.output.validate(); err != nil {
+		return err
 	}
 	if f.parallel < 0 {
 		return bad(fmt.Errorf("--parallel: must be 0 or more, got %d", f.parallel))
+	}
+	var shard harness.Shard
+	if f.shard != "" {
+		s, err := harness.ParseShard(f.shard)
+		if err != nil {
+			return bad(fmt.Errorf("--shard: %w", err))
+		}
+		shard = s
+	}
+	g, err := f.gate.prepare()
+	if err != nil {
+		return err
 	}
 	strategies, err := strategiesFrom(f.strategies)
 	if err != nil {
@@ -71,33 +92,40 @@ func runRun(ctx context.Context, stdout io.Writer, f runFlags, args []string) er
 	if err != nil {
 		return err
 	}
-	rep, runErr := harness.Run(ctx, scs, strategies, harness.Options{Seed: f.seed, Parallel: f.parallel})
+
+	opts := harness.Options{Seed: f.seed, Parallel: f.parallel, Shard: shard}
+	var bar *progressBar
+	if isTerminal(stderr) {
+		bar = newProgressBar(stderr)
+		opts.Progress = bar.update
+	}
+	rep, runErr := harness.Run(ctx, scs, strategies, opts)
+	if bar != nil {
+		bar.finish()
+	}
+
+	violations, err := budgets(scs, rep)
+	if err != nil {
+		return err
+	}
 	descriptions := map[string]string{}
 	for _, sc := range scs {
 		descriptions[sc.Name] = sc.Description
 	}
-	var buf bytes.Buffer
-	opts := reports.Options{Strategies: names(strategies), Descriptions: descriptions}
-	if err := reports.Write(&buf, f.format, rep, opts); err != nil {
-		return fmt.Errorf("render report: %w", err)
+	ropts := reports.Options{Strategies: names(strategies), Descriptions: descriptions, Violations: violations, Checked: true}
+	if f.shard != "" {
+		jobs := len(scs) * len(strategies)
+		first, _ := shard.Bounds(jobs)
+		ropts.Shard = &reports.Shard{Index: shard.Index, Count: shard.Count, First: first, Jobs: jobs}
 	}
-	if err := emit(stdout, f.out, buf.Bytes()); err != nil {
-		return err
-	}
+	verdict := publish(stdout, stderr, f.output, g, rep, ropts)
 	if runErr != nil {
 		return fmt.Errorf("run: %w", runErr)
 	}
-	return nil
+	return verdict
 }
 
-func validFormat(format string) bool {
-	for _, f := range reports.Formats() {
-		if f == format {
-			return true
-		}
-	}
-	return false
-}
+func joinFormats() string { return strings.Join(reports.Formats(), ", ") }
 
 func names(strategies []recovery.Strategy) []string {
 	out := make([]string, len(strategies))

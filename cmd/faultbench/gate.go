@@ -1,0 +1,144 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// gateFlags are what makes a command fail a build: broken budgets and
+// regressions against a saved run. run and merge share them.
+type gateFlags struct {
+	check      bool
+	baseline   string
+	maxRegress string
+}
+
+func (g *gateFlags) register(fl *pflag.FlagSet) {
+	fl.BoolVar(&g.check, "check", false, "exit 1 when a scenario's expect budget is broken, listing each with its figure")
+	fl.StringVar(&g.baseline, "baseline", "", "compare with a saved JSON report and exit 1 on a regression")
+	fl.StringVar(&g.maxRegress, "max-regress", "0%", "how much a cost may grow over --baseline before it is a regression")
+}
+
+// gate is gateFlags read and checked, before anything runs.
+type gate struct {
+	check     bool
+	path      string         // of the baseline
+	baseline  *ledger.Report // nil without --baseline
+	tolerance float64
+}
+
+// prepare loads the baseline and reads the tolerance; a problem with
+// either is bad input.
+func (g gateFlags) prepare() (gate, error) {
+	out := gate{check: g.check, path: g.baseline}
+	tol, err := reports.ParseTolerance(g.maxRegress)
+	if err != nil {
+		return gate{}, bad(fmt.Errorf("--max-regress: %w", err))
+	}
+	out.tolerance = tol
+	if g.baseline == "" {
+		return out, nil
+	}
+	f, err := os.Open(g.baseline)
+	if err != nil {
+		return gate{}, bad(fmt.Errorf("--baseline: %w", err))
+	}
+	defer f.Close()
+	rep, _, err := reports.ReadJSON(f)
+	if err != nil {
+		return gate{}, bad(fmt.Errorf("--baseline %s: %w", g.baseline, err))
+	}
+	out.baseline = &rep
+	return out, nil
+}
+
+// outputFlags say where a report goes and in what format.
+type outputFlags struct {
+	format string
+	out    string
+}
+
+func (o outputFlags) validate() error {
+	for _, f := range reports.Formats() {
+		if f == o.format {
+			return nil
+		}
+	}
+	return bad(fmt.Errorf("--format: unknown format %q (known: %s)", o.format, joinFormats()))
+}
+
+// budgets checks rep's results against the scenarios' expect blocks.
+func budgets(scs []*scenario.Scenario, rep ledger.Report) ([]reports.Violation, error) {
+	vs, err := harness.Check(scs, rep.Results)
+	if err != nil {
+		return nil, fmt.Errorf("check budgets: %w", err)
+	}
+	out := make([]reports.Violation, len(vs))
+	for i, v := range vs {
+		out[i] = reports.Violation{Scenario: v.Scenario, Strategy: v.Strategy, Field: v.Field, Budget: v.Budget, Got: v.Got}
+	}
+	return out, nil
+}
+
+// publish compares rep with the baseline, renders and writes it, and then
+// gives the verdict: with --check, each broken budget on stderr; with
+// --baseline, the rows that moved — unless the report itself is a table on
+// stdout, which already shows both. It returns an error (exit 1) for
+// broken budgets under --check and for regressions.
+func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report, opts reports.Options) error {
+	var cmp reports.Comparison
+	if g.baseline != nil {
+		cmp = reports.Compare(*g.baseline, rep, g.tolerance)
+		opts.Baseline = &cmp
+	}
+	var buf bytes.Buffer
+	if err := reports.Write(&buf, o.format, rep, opts); err != nil {
+		return fmt.Errorf("render report: %w", err)
+	}
+	if err := emit(stdout, o.out, buf.Bytes()); err != nil {
+		return err
+	}
+
+	shown := o.format == reports.FormatTable && o.out == ""
+	var failed []string
+	if g.check && len(opts.Violations) > 0 {
+		if !shown {
+			if err := reports.WriteViolations(stderr, opts.Violations); err != nil {
+				return err
+			}
+		}
+		failed = append(failed, fmt.Sprintf("%d broken %s", len(opts.Violations), plural(len(opts.Violations), "budget", "budgets")))
+	}
+	if g.baseline != nil {
+		if !shown {
+			if err := reports.WriteComparison(stderr, cmp); err != nil {
+				return err
+			}
+		}
+		if n := len(cmp.Regressions()); n > 0 {
+			failed = append(failed, fmt.Sprintf("%d %s against baseline %s", n, plural(n, "regression", "regressions"), g.path))
+		}
+	}
+	if len(failed) > 0 {
+		return errors.New(strings.Join(failed, "; "))
+	}
+	return nil
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

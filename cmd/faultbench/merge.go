@@ -1,0 +1,98 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+
+	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+type mergeFlags struct {
+	scenarios []string
+	output    outputFlags
+	gate      gateFlags
+}
+
+func newMergeCmd(stdout io.Writer) *cobra.Command {
+	var f mergeFlags
+	cmd := &cobra.Command{
+		Use:   "merge FILE...",
+		Short: "Join the JSON reports of run --shard K/N into the report of the whole run",
+		Long: `Join the JSON reports of faultbench run --shard K/N --format json into one
+report, identical to the unsharded run's: every shard 1..N of one run must be
+there, each once, in any order. Reports that are not shards are joined in the
+order given. The merged report is written as JSON unless --format says
+otherwise; --scenarios gives the scenario files (for descriptions and for
+--check's budgets), --baseline compares the whole run with a saved one.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runMerge(stdout, cmd.ErrOrStderr(), f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.output.format, "format", "json", "output format: "+joinFormats())
+	fl.StringVar(&f.output.out, "out", "", "write the report to FILE instead of standard output")
+	fl.StringSliceVar(&f.scenarios, "scenarios", nil, "scenario files or folders the run used (for --check and descriptions)")
+	f.gate.register(fl)
+	return cmd
+}
+
+func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
+	if err := f.output.validate(); err != nil {
+		return err
+	}
+	if f.gate.check && len(f.scenarios) == 0 {
+		return bad(fmt.Errorf("--check needs --scenarios: the budgets are in the scenario files"))
+	}
+	g, err := f.gate.prepare()
+	if err != nil {
+		return err
+	}
+	var scs []*scenario.Scenario
+	if len(f.scenarios) > 0 {
+		if scs, err = loadScenarios(f.scenarios); err != nil {
+			return err
+		}
+	}
+	parts := make([]reports.Part, 0, len(files))
+	for _, name := range files {
+		p, err := readPart(name)
+		if err != nil {
+			return bad(err)
+		}
+		parts = append(parts, p)
+	}
+	rep, err := reports.Merge(parts)
+	if err != nil {
+		return bad(err)
+	}
+
+	opts := reports.Options{Descriptions: map[string]string{}}
+	if scs != nil {
+		for _, sc := range scs {
+			opts.Descriptions[sc.Name] = sc.Description
+		}
+		if opts.Violations, err = budgets(scs, rep); err != nil {
+			return err
+		}
+		opts.Checked = true
+	}
+	return publish(stdout, stderr, f.output, g, rep, opts)
+}
+
+func readPart(name string) (reports.Part, error) {
+	f, err := os.Open(name)
+	if err != nil {
+		return reports.Part{}, err
+	}
+	defer f.Close()
+	rep, shard, err := reports.ReadJSON(f)
+	if err != nil {
+		return reports.Part{}, fmt.Errorf("%s: %w", name, err)
+	}
+	return reports.Part{Name: name, Report: rep, Shard: shard}, nil
+}

@@ -1,0 +1,53 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/faultbench/faultbench/ledger"
+)
+
+// csvHeader names the CSV columns: the figures of the JSON contract, plain
+// numbers (wait in milliseconds), exposure added, then the result's broken
+// budgets.
+var csvHeader = []string{"scenario", "strategy", "outcome", "reason", "attempts", "repair_calls", "wait_ms",
+	"submitted_input_tokens", "repair_input_tokens", "exposure", "output_tokens", "fallbacks", "compactions",
+	"escalations", "adjustments", "steps", "broken_budgets"}
+
+// CSV writes rep as one header line and one line per result, in the
+// report's order, for a spreadsheet: the columns of csvHeader, numbers
+// without separators, and in broken_budgets the result's broken budgets
+// joined by "; " ("attempts is 6, expected <= 4"), empty when none. Lines end
+// in \n; fields are quoted only when they need it (RFC 4180).
+func CSV(w io.Writer, rep ledger.Report, opts Options) error {
+	broken := violationsByCell(opts.Violations)
+	var buf bytes.Buffer
+	cw := csv.NewWriter(&buf)
+	_ = cw.Write(csvHeader) // writes to a bytes.Buffer fail only by panic
+	for _, r := range rep.Results {
+		var vs []string
+		for _, v := range broken[key{r.Scenario, r.Strategy}] {
+			vs = append(vs, v.String())
+		}
+		itoa := strconv.Itoa
+		_ = cw.Write([]string{
+			r.Scenario, r.Strategy, string(r.Outcome), r.Reason,
+			itoa(r.Attempts), itoa(r.RepairCalls), strconv.FormatInt(r.WaitMS, 10),
+			itoa(r.SubmittedInputTokens), itoa(r.RepairInputTokens), itoa(r.Exposure()), itoa(r.OutputTokens),
+			itoa(r.Fallbacks), itoa(r.Compactions), itoa(r.Escalations), itoa(r.Adjustments), itoa(r.Steps),
+			strings.Join(vs, "; "),
+		})
+	}
+	cw.Flush()
+	if err := cw.Error(); err != nil {
+		return fmt.Errorf("reports: encoding CSV: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("reports: writing CSV: %w", err)
+	}
+	return nil
+}

@@ -1,0 +1,42 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/csv"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("CSV", func() {
+	records := func(opts Options) [][]string {
+		GinkgoHelper()
+		var buf bytes.Buffer
+		Expect(CSV(&buf, fixtureReport(), opts)).To(Succeed())
+		rs, err := csv.NewReader(&buf).ReadAll()
+		Expect(err).NotTo(HaveOccurred())
+		return rs
+	}
+
+	It("has a header and a line per result, in the report's order, with plain numbers", func() {
+		rs := records(Options{})
+		Expect(rs).To(HaveLen(5))
+		Expect(rs[0]).To(Equal(csvHeader))
+		Expect(rs[1][:10]).To(Equal([]string{overloadScenario, "blind", "failed", "overloaded_error after 5 attempts",
+			"5", "0", "31000", "520000", "0", "520000"}))
+		Expect(rs[4][:2]).To(Equal([]string{overflowScenario, "classify"}))
+		Expect(rs[4][9]).To(Equal("421200"), "exposure")
+	})
+
+	It("gives each result its broken budgets", func() {
+		rs := records(verdictOptions())
+		last := len(csvHeader) - 1
+		Expect(rs[2][last]).To(Equal("attempts is 5, expected <= 4"))
+		Expect(rs[3][last]).To(Equal("wait is 31s, expected < 3s"))
+		Expect(rs[1][last]).To(BeEmpty())
+	})
+
+	It("reports a failed write", func() {
+		Expect(CSV(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
+	})
+})

@@ -1,0 +1,227 @@
+package reports
+
+import (
+	"bytes"
+	"fmt"
+	"html"
+	"io"
+	"strings"
+
+	"github.com/faultbench/faultbench/ledger"
+)
+
+// HTML writes rep as one self-contained web page: inline CSS and inline SVG,
+// no script, no font, image or style fetched from anywhere, so it opens from
+// a CI artifact or a mail attachment with no network. It holds the verdict
+// (broken budgets, regressions against a baseline), the summary, and per
+// scenario its description, a timeline of each strategy's attempts on the
+// virtual time axis — each attempt a mark colored by what it got back, the
+// waits as gaps between them, a sleep after the final attempt drawn apart —
+// bars of the input tokens each strategy submitted, and its cost table.
+// Hovering a mark shows the attempt's figures.
+//
+// The page is built from the report alone, never the clock: the same report
+// gives the same bytes. Nothing is written unless the whole page renders.
+func HTML(w io.Writer, rep ledger.Report, opts Options) error {
+	g, err := group(rep.Results, opts.Strategies)
+	if err != nil {
+		return err
+	}
+	broken := violationsByCell(opts.Violations)
+	moved := changesByCell(opts.Baseline)
+
+	var b bytes.Buffer
+	title := fmt.Sprintf("faultbench: %d %s, %d %s, seed %d",
+		len(g.scenarios), plural(len(g.scenarios), "scenario", "scenarios"),
+		len(g.strategies), plural(len(g.strategies), "strategy", "strategies"), rep.Seed)
+	b.WriteString("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n")
+	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
+	fmt.Fprintf(&b, "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", esc(title), pageCSS)
+	b.WriteString(svgDefs)
+	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", esc(title))
+	b.WriteString("<p class=\"note\">Times are virtual: what each strategy would have waited, not how long the run took. " +
+		"Submitted tokens are what the server counted as sent, not what is billed.</p>\n</header>\n")
+
+	writeHTMLVerdict(&b, opts)
+
+	if len(rep.Results) == 0 {
+		b.WriteString("<p>No results.</p>\n")
+	} else {
+		b.WriteString("<section id=\"summary\">\n<h2>Summary</h2>\n")
+		header, rows := summaryRows(g)
+		writeHTMLTable(&b, header, rows, 1, "")
+		b.WriteString("</section>\n")
+		b.WriteString("<nav><h2>Scenarios</h2>\n<ul>\n")
+		for i, sc := range g.scenarios {
+			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a></li>\n", i+1, esc(sc))
+		}
+		b.WriteString("</ul>\n</nav>\n")
+		writeLegend(&b)
+	}
+
+	for i, sc := range g.scenarios {
+		fmt.Fprintf(&b, "<section class=\"scenario\" id=\"s%d\">\n<h2>%s</h2>\n", i+1, esc(sc))
+		if d := strings.Join(strings.Fields(opts.Descriptions[sc]), " "); d != "" {
+			fmt.Fprintf(&b, "<p class=\"description\">%s</p>\n", esc(d))
+		}
+		var problems []string
+		for _, st := range g.strategies {
+			for _, v := range broken[key{sc, st}] {
+				problems = append(problems, fmt.Sprintf("<li><b>%s</b>: broken budget: %s</li>", esc(st), esc(v.String())))
+			}
+			for _, ch := range moved[key{sc, st}] {
+				if ch.Verdict == Regressed {
+					problems = append(problems, fmt.Sprintf("<li><b>%s</b>: %s</li>", esc(st),
+						esc(changeSentence(ch, opts.Baseline.Tolerance))))
+				}
+			}
+		}
+		if len(problems) > 0 {
+			fmt.Fprintf(&b, "<ul class=\"problems\">\n%s\n</ul>\n", strings.Join(problems, "\n"))
+		}
+		b.WriteString("<h3>Attempts over virtual time</h3>\n")
+		writeTimeline(&b, g, sc)
+		b.WriteString("<h3>Input tokens submitted</h3>\n")
+		writeTokenBars(&b, g, sc)
+		b.WriteString("<details>\n<summary>Cost table</summary>\n")
+		header, rows := scenarioRows(g, sc)
+		writeHTMLTable(&b, header, rows, 1, "")
+		b.WriteString("</details>\n</section>\n")
+	}
+	b.WriteString("</body>\n</html>\n")
+
+	if _, err := w.Write(b.Bytes()); err != nil {
+		return fmt.Errorf("reports: writing HTML: %w", err)
+	}
+	return nil
+}
+
+// esc escapes text for HTML and SVG, attributes included.
+func esc(s string) string { return html.EscapeString(s) }
+
+// writeHTMLVerdict writes what fails the build, first: broken budgets and
+// regressions, or that every budget holds.
+func writeHTMLVerdict(b *bytes.Buffer, opts Options) {
+	if len(opts.Violations) == 0 && opts.Baseline == nil && !opts.Checked {
+		return
+	}
+	b.WriteString("<section id=\"verdict\">\n")
+	switch n := len(opts.Violations); {
+	case n > 0:
+		fmt.Fprintf(b, "<h2 class=\"bad\">%d broken %s</h2>\n", n, plural(n, "budget", "budgets"))
+		rows := make([][]string, n)
+		for i, v := range opts.Violations {
+			rows[i] = []string{v.Scenario, v.Strategy, v.Field, v.Budget, v.Got}
+		}
+		writeHTMLTable(b, []string{"scenario", "strategy", "budget", "expected", "got"}, rows, 5, "bad")
+	case opts.Checked:
+		b.WriteString("<h2 class=\"good\">Every budget holds</h2>\n")
+	}
+	if c := opts.Baseline; c != nil {
+		n := len(c.Regressions())
+		class := "good"
+		if n > 0 {
+			class = "bad"
+		}
+		fmt.Fprintf(b, "<h2 class=\"%s\">%d %s against the baseline</h2>\n", class, n, plural(n, "regression", "regressions"))
+		fmt.Fprintf(b, "<p>%s</p>\n", esc(changeCounts(*c)))
+		if len(c.Changes) > 0 {
+			rows := make([][]string, len(c.Changes))
+			for i, ch := range c.Changes {
+				rows[i] = changeRow(ch)
+			}
+			writeHTMLTable(b, changeHeader, rows, 3, "")
+		}
+	}
+	b.WriteString("</section>\n")
+}
+
+// writeHTMLTable writes a table whose first left columns are text and the
+// others numbers (right-aligned).
+func writeHTMLTable(b *bytes.Buffer, header []string, rows [][]string, left int, class string) {
+	if class != "" {
+		fmt.Fprintf(b, "<table class=\"%s\">\n<thead><tr>", class)
+	} else {
+		b.WriteString("<table>\n<thead><tr>")
+	}
+	for i, h := range header {
+		fmt.Fprintf(b, "<th%s>%s</th>", numClass(i, left), esc(h))
+	}
+	b.WriteString("</tr></thead>\n<tbody>\n")
+	for _, row := range rows {
+		b.WriteString("<tr>")
+		for i, c := range row {
+			fmt.Fprintf(b, "<td%s>%s</td>", numClass(i, left), esc(c))
+		}
+		b.WriteString("</tr>\n")
+	}
+	b.WriteString("</tbody>\n</table>\n")
+}
+
+func numClass(col, left int) string {
+	if col < left {
+		return ""
+	}
+	return " class=\"num\""
+}
+
+// writeLegend explains the colors of the timeline marks.
+func writeLegend(b *bytes.Buffer) {
+	b.WriteString("<div class=\"legend\"><span class=\"legend-title\">Timeline marks:</span>\n")
+	for _, c := range answerClasses {
+		fmt.Fprintf(b, "<span><i class=\"swatch\" style=\"background:%s\"></i>%s</span>\n", c.color, esc(c.label))
+	}
+	fmt.Fprintf(b, "<span><i class=\"swatch diamond\" style=\"background:%s\"></i>repair call (its own row)</span>\n", answerClasses[0].color)
+	fmt.Fprintf(b, "<span><i class=\"swatch wait\"></i>wait between attempts</span>\n")
+	fmt.Fprintf(b, "<span><i class=\"swatch sleep\"></i>sleep after the final attempt</span>\n")
+	b.WriteString("</div>\n")
+}
+
+// svgDefs holds what the timelines share: the hatching of a sleep after the
+// final attempt.
+const svgDefs = `<svg class="defs" width="0" height="0" aria-hidden="true"><defs>` +
+	`<pattern id="hatch" width="6" height="6" patternUnits="userSpaceOnUse" patternTransform="rotate(45)">` +
+	`<rect width="6" height="6" fill="#fff"/><rect width="3" height="6" fill="#f4a6a6"/></pattern></defs></svg>
+`
+
+// pageCSS is the whole style sheet, inline.
+const pageCSS = `:root { color-scheme: light; --ink: #1f2328; --muted: #59636e; --line: #d1d9e0; --bad: #b42318; --good: #1a7f37; }
+* { box-sizing: border-box; }
+body { margin: 0 auto; padding: 24px 32px 48px; max-width: 1080px; color: var(--ink); background: #fff;
+  font: 15px/1.5 system-ui, -apple-system, "Segoe UI", "DejaVu Sans", Roboto, sans-serif; }
+h1 { font-size: 26px; margin: 0 0 4px; }
+h2 { font-size: 20px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1px solid var(--line); }
+h3 { font-size: 14px; margin: 18px 0 6px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
+h2.bad { color: var(--bad); border-color: var(--bad); }
+h2.good { color: var(--good); border-color: var(--good); }
+.note, .description { color: var(--muted); margin: 4px 0 8px; max-width: 80ch; }
+.description { color: var(--ink); }
+table { border-collapse: collapse; margin: 8px 0 12px; font-size: 14px; }
+th, td { padding: 4px 12px; border-bottom: 1px solid var(--line); text-align: left; white-space: nowrap; }
+th { background: #f6f8fa; font-weight: 600; white-space: normal; vertical-align: bottom; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+table.bad th { background: #fdecea; }
+ul.problems { color: var(--bad); margin: 6px 0; padding-left: 20px; }
+nav ul { columns: 3; padding-left: 20px; margin: 4px 0; }
+nav h2 { font-size: 16px; }
+.legend { display: flex; flex-wrap: wrap; gap: 6px 16px; font-size: 13px; color: var(--muted); margin: 16px 0 0;
+  padding: 8px 12px; background: #f6f8fa; border-radius: 6px; }
+.legend-title { font-weight: 600; color: var(--ink); }
+.swatch { display: inline-block; width: 10px; height: 14px; margin-right: 5px; vertical-align: -2px; border-radius: 2px; }
+.swatch.diamond { width: 10px; height: 10px; transform: rotate(45deg); vertical-align: 0; margin: 0 7px 0 2px; }
+.swatch.wait { width: 22px; height: 6px; background: #9ec5fe; vertical-align: 2px; }
+.swatch.sleep { width: 22px; height: 6px; background: repeating-linear-gradient(45deg, #f4a6a6 0 3px, #fff 3px 6px);
+  outline: 1px solid #e06666; vertical-align: 2px; }
+svg { display: block; width: 100%; height: auto; margin: 4px 0 8px; }
+svg.defs { position: absolute; width: 0; height: 0; margin: 0; }
+svg text { font-family: system-ui, -apple-system, "Segoe UI", "DejaVu Sans", Roboto, sans-serif; fill: var(--ink); }
+svg .strategy { font-size: 13px; font-weight: 600; }
+svg .small { font-size: 11px; fill: var(--muted); }
+svg .label { font-size: 10px; }
+svg .axis { stroke: #8c959f; stroke-width: 1; }
+svg .grid { stroke: #eaeef2; stroke-width: 1; }
+svg .lane-sep { stroke: #d1d9e0; stroke-width: 1; }
+details { margin: 8px 0; }
+summary { cursor: pointer; color: var(--muted); }
+@media print { details { display: block; } body { padding: 0; } }
+`

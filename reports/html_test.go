@@ -1,0 +1,142 @@
+package reports
+
+import (
+	"bytes"
+	"regexp"
+	"strconv"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/ledger"
+)
+
+func renderHTML(rep ledger.Report, opts Options) string {
+	GinkgoHelper()
+	var buf bytes.Buffer
+	Expect(HTML(&buf, rep, opts)).To(Succeed())
+	return buf.String()
+}
+
+// markX matches an attempt mark and captures its x.
+var markX = regexp.MustCompile(`<rect class="mark [a-z]+" x="([0-9.]+)"`)
+
+var _ = Describe("HTML", func() {
+	It("is byte-identical for equal input", func() {
+		Expect(renderHTML(fixtureReport(), verdictOptions())).To(Equal(renderHTML(fixtureReport(), verdictOptions())))
+	})
+
+	It("is one self-contained page: nothing to fetch, no script", func() {
+		out := renderHTML(fixtureReport(), verdictOptions())
+		Expect(out).To(HavePrefix("<!DOCTYPE html>\n"))
+		Expect(out).To(HaveSuffix("</html>\n"))
+		for _, ref := range []string{"http:", "https:", "src=", "<link", "<script", "<img", "@import", "//"} {
+			Expect(out).NotTo(ContainSubstring(ref))
+		}
+		Expect(regexp.MustCompile(`url\([^#]`).FindString(out)).To(BeEmpty(), "a url() that is not a local #id")
+	})
+
+	It("draws a timeline per scenario with a mark per attempt and per repair call", func() {
+		rep := fixtureReport()
+		out := renderHTML(rep, Options{})
+		Expect(strings.Count(out, `<svg class="timeline"`)).To(Equal(2))
+		Expect(strings.Count(out, `<svg class="tokens"`)).To(Equal(2))
+		attempts, repairs := 0, 0
+		for _, r := range rep.Results {
+			attempts += len(r.AttemptsLog)
+			repairs += len(r.RepairLog)
+		}
+		Expect(len(markX.FindAllString(out, -1))).To(Equal(attempts))
+		Expect(strings.Count(out, `<rect class="mark repair`)).To(Equal(repairs))
+		Expect(out).To(ContainSubstring("<title>attempt 4 at 3s\nmodel backup, max_tokens 4,096\ninput 104,000 tokens\n-&gt; 429 rate_limit</title>"))
+	})
+
+	It("draws waits as gaps and blind's sleep after its final attempt apart", func() {
+		out := renderHTML(fixtureReport(), Options{})
+		Expect(out).To(ContainSubstring("<title>waited 8s before attempt 5</title>"))
+		Expect(strings.Count(out, `<rect class="sleep"`)).To(Equal(2), "blind sleeps after its last attempt in both scenarios")
+		Expect(out).To(ContainSubstring("<title>slept 16s after the final attempt: nothing came after it</title>"))
+	})
+
+	It("keeps marks apart and inside the plot, even many at one instant", func() {
+		rep := ledger.Report{Results: []ledger.Result{{Scenario: "storm", Strategy: "kimi-code", Outcome: ledger.OutcomeFailed}}}
+		for n := 1; n <= 60; n++ {
+			rep.Results[0].AttemptsLog = append(rep.Results[0].AttemptsLog, ledger.Attempt{N: n, Status: 529, Kind: "overloaded"})
+		}
+		rep.Results[0].Attempts = 60
+		xs := markX.FindAllStringSubmatch(renderHTML(rep, Options{}), -1)
+		Expect(xs).To(HaveLen(60))
+		prev := -1.0
+		for _, m := range xs {
+			x, err := strconv.ParseFloat(m[1], 64)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(x).To(BeNumerically(">=", gutter-markWidth/2))
+			Expect(x + markWidth).To(BeNumerically("<=", svgWidth))
+			Expect(x).To(BeNumerically(">=", prev+markWidth), "marks overlap")
+			prev = x
+		}
+	})
+
+	It("escapes names and descriptions", func() {
+		rep := fixtureReport()
+		rep.Results[0].Strategy = `<b>"x"&`
+		out := renderHTML(rep, Options{Descriptions: map[string]string{overloadScenario: "a < b"}})
+		Expect(out).To(ContainSubstring("&lt;b&gt;&#34;x&#34;&amp;"))
+		Expect(out).To(ContainSubstring("a &lt; b"))
+		Expect(out).NotTo(ContainSubstring("<b>\"x\""))
+	})
+
+	It("leads with the verdict", func() {
+		out := renderHTML(fixtureReport(), verdictOptions())
+		Expect(out).To(ContainSubstring(`<h2 class="bad">2 broken budgets</h2>`))
+		Expect(out).To(ContainSubstring(`<h2 class="bad">2 regressions against the baseline</h2>`))
+		Expect(strings.Index(out, "broken budgets")).To(BeNumerically("<", strings.Index(out, "<h2>Summary</h2>")))
+		Expect(out).To(ContainSubstring("<li><b>classify</b>: broken budget: attempts is 5, expected &lt;= 4</li>"))
+		Expect(renderHTML(fixtureReport(), Options{Checked: true})).To(ContainSubstring(`<h2 class="good">Every budget holds</h2>`))
+		Expect(renderHTML(fixtureReport(), Options{})).NotTo(ContainSubstring(`id="verdict"`))
+	})
+
+	It("says so when there are no results", func() {
+		Expect(renderHTML(ledger.Report{}, Options{})).To(ContainSubstring("<p>No results.</p>"))
+	})
+
+	DescribeTable("colors a mark by what the attempt got back",
+		func(status int, kind, want string) {
+			Expect(classOf(ledger.Attempt{Status: status, Kind: kind}).name).To(Equal(want))
+		},
+		Entry("an answer", 200, "ok", "ok"),
+		Entry("an answer with no kind", 200, "", "ok"),
+		Entry("a truncated answer", 200, "truncated", "cut"),
+		Entry("a 429", 429, "rate_limit", "rate"),
+		Entry("a 529", 529, "overloaded", "overloaded"),
+		Entry("a 503 by kind", 503, "server", "server"),
+		Entry("a 502 with no kind", 502, "", "server"),
+		Entry("an overflow", 400, "context_overflow", "request"),
+		Entry("a 401", 401, "auth", "access"),
+		Entry("a reset", 0, "connection", "transport"),
+		Entry("no answer, no kind", 0, "", "transport"),
+		Entry("a teapot", 418, "", "other"),
+	)
+
+	DescribeTable("spaces the time axis at most eight ticks apart",
+		func(span, want int64) { Expect(tickStep(span)).To(Equal(want)) },
+		Entry("a second", int64(1_000), int64(200)),
+		Entry("31 s", int64(31_000), int64(5_000)),
+		Entry("7 s", int64(7_000), int64(1_000)),
+		Entry("ten minutes", int64(600_000), int64(120_000)),
+		Entry("a day", int64(86_400_000), int64(14_400_000)),
+	)
+
+	It("reports a failed write", func() {
+		Expect(HTML(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
+	})
+})
+
+var _ = Describe("strategy names in the gutter", func() {
+	It("are clipped to fit, the whole name in a tooltip", func() {
+		Expect(clip("classify-preflight")).To(Equal("classify-preflight"))
+		Expect(clip("my-own-strategy-with-a-long-name")).To(Equal("my-own-strategy-w..."))
+		Expect(clip("überlange-strategie-namen")).To(Equal("überlange-strateg..."), "runes, not bytes")
+	})
+})

@@ -1,0 +1,202 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/xml"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"github.com/faultbench/faultbench/ledger"
+)
+
+// JUnit writes rep as JUnit XML for a CI system to show: one <testsuite> per
+// scenario and in it one <testcase> per strategy (classname the scenario,
+// name the strategy), with a <failure type="budget"> for each broken budget
+// and a <failure type="regression"> for each regression against a
+// baseline; the message says what broke ("attempts is 6, expected <= 4"),
+// the body gives the run's figures. Every test case carries its figures and
+// its attempts, one a line, in <system-out>. A failures count is the number
+// of test cases with at least one failure. No times: a run is on a virtual
+// clock, and the report does not depend on the machine.
+func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
+	g, err := group(rep.Results, opts.Strategies)
+	if err != nil {
+		return err
+	}
+	broken := violationsByCell(opts.Violations)
+	moved := changesByCell(opts.Baseline)
+
+	doc := junitSuites{Name: "faultbench"}
+	for _, sc := range g.scenarios {
+		suite := junitSuite{Name: sc, Properties: []junitProperty{{"seed", strconv.FormatUint(rep.Seed, 10)}}}
+		if d := strings.Join(strings.Fields(opts.Descriptions[sc]), " "); d != "" {
+			suite.Properties = append(suite.Properties, junitProperty{"description", d})
+		}
+		for _, st := range g.strategies {
+			r, ok := g.cell(sc, st)
+			if !ok {
+				continue
+			}
+			figures := resultFigures(r)
+			tc := junitCase{Classname: sc, Name: st, SystemOut: cdata{xmlText(figures + "\n" + attemptLines(r))}}
+			for _, v := range broken[key{sc, st}] {
+				tc.Failures = append(tc.Failures, junitFailure{Type: "budget", Message: v.String(),
+					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, v, figures))})
+			}
+			for _, ch := range moved[key{sc, st}] {
+				if ch.Verdict != Regressed {
+					continue
+				}
+				msg := changeSentence(ch, opts.Baseline.Tolerance)
+				tc.Failures = append(tc.Failures, junitFailure{Type: "regression", Message: msg,
+					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, msg, figures))})
+			}
+			suite.Tests++
+			if len(tc.Failures) > 0 {
+				suite.Failures++
+			}
+			suite.Cases = append(suite.Cases, tc)
+		}
+		doc.Tests += suite.Tests
+		doc.Failures += suite.Failures
+		doc.Suites = append(doc.Suites, suite)
+	}
+
+	var buf bytes.Buffer
+	buf.WriteString(xml.Header)
+	enc := xml.NewEncoder(&buf)
+	enc.Indent("", "  ")
+	if err := enc.Encode(doc); err != nil {
+		return fmt.Errorf("reports: encoding JUnit XML: %w", err)
+	}
+	buf.WriteByte('\n')
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("reports: writing JUnit XML: %w", err)
+	}
+	return nil
+}
+
+type junitSuites struct {
+	XMLName  xml.Name     `xml:"testsuites"`
+	Name     string       `xml:"name,attr"`
+	Tests    int          `xml:"tests,attr"`
+	Failures int          `xml:"failures,attr"`
+	Errors   int          `xml:"errors,attr"`
+	Suites   []junitSuite `xml:"testsuite"`
+}
+
+type junitSuite struct {
+	Name       string          `xml:"name,attr"`
+	Tests      int             `xml:"tests,attr"`
+	Failures   int             `xml:"failures,attr"`
+	Errors     int             `xml:"errors,attr"`
+	Skipped    int             `xml:"skipped,attr"`
+	Properties []junitProperty `xml:"properties>property"`
+	Cases      []junitCase     `xml:"testcase"`
+}
+
+type junitProperty struct {
+	Name  string `xml:"name,attr"`
+	Value string `xml:"value,attr"`
+}
+
+type junitCase struct {
+	Name      string         `xml:"name,attr"`
+	Classname string         `xml:"classname,attr"`
+	Failures  []junitFailure `xml:"failure"`
+	SystemOut cdata          `xml:"system-out"`
+}
+
+type junitFailure struct {
+	Message string `xml:"message,attr"`
+	Type    string `xml:"type,attr"`
+	Text    string `xml:",cdata"`
+}
+
+// cdata is element text written as CDATA, so that its lines stay lines in
+// the file (encoding/xml writes a newline in plain text as &#xA;).
+type cdata struct {
+	Text string `xml:",cdata"`
+}
+
+// resultFigures is a result's figures on a few lines, for a CI log.
+func resultFigures(r ledger.Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "outcome: %s", orNoValue(string(r.Outcome)))
+	if r.Reason != "" {
+		fmt.Fprintf(&b, " (%s)", r.Reason)
+	}
+	fmt.Fprintf(&b, "\nattempts: %s, repair calls: %s, wait: %s\n", formatInt(int64(r.Attempts)),
+		formatInt(int64(r.RepairCalls)), formatWait(r.WaitMS))
+	fmt.Fprintf(&b, "submitted input tokens: %s, repair input tokens: %s, output tokens: %s\n",
+		formatInt(int64(r.SubmittedInputTokens)), formatInt(int64(r.RepairInputTokens)), formatInt(int64(r.OutputTokens)))
+	fmt.Fprintf(&b, "fallbacks: %d, escalations: %d, adjustments: %d, compactions: %d, steps: %d\n",
+		r.Fallbacks, r.Escalations, r.Adjustments, r.Compactions, r.Steps)
+	return b.String()
+}
+
+// attemptLines lists a result's attempts and repair calls, one a line:
+// "attempt 2 at 1s (waited 1s): primary, max_tokens 4,096, input 104,000 -> 529 overloaded".
+func attemptLines(r ledger.Result) string {
+	var b strings.Builder
+	line := func(what string, a ledger.Attempt) {
+		fmt.Fprintf(&b, "%s %d at %s", what, a.N, formatWait(a.AtMS))
+		if a.WaitBeforeMS > 0 {
+			fmt.Fprintf(&b, " (waited %s)", formatWait(a.WaitBeforeMS))
+		}
+		fmt.Fprintf(&b, ": %s, max_tokens %s, input %s -> %s\n", a.Model, formatInt(int64(a.MaxTokens)),
+			formatInt(int64(a.InputTokens)), answer(a))
+	}
+	for _, a := range r.AttemptsLog {
+		line("attempt", a)
+	}
+	for _, a := range r.RepairLog {
+		line("repair call", a)
+	}
+	if sleep := trailingSleep(r); sleep > 0 {
+		fmt.Fprintf(&b, "then slept %s after the final attempt\n", formatWait(sleep))
+	}
+	return b.String()
+}
+
+// xmlText drops what XML 1.0 cannot hold (control characters other than
+// tab and newlines), which encoding/xml would copy into CDATA as it is.
+func xmlText(s string) string {
+	return strings.Map(func(r rune) rune {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			return r
+		case r < 0x20 || r == 0xFFFE || r == 0xFFFF || (r >= 0xD800 && r <= 0xDFFF):
+			return -1
+		}
+		return r
+	}, s)
+}
+
+// answer is what an attempt got back: "529 overloaded", "200, 900 output
+// tokens", "connection".
+func answer(a ledger.Attempt) string {
+	switch {
+	case a.Status == 0 && a.Kind != "":
+		return a.Kind
+	case a.Status == 0:
+		return "no answer"
+	case a.Kind != "":
+		return fmt.Sprintf("%d %s", a.Status, a.Kind)
+	default:
+		return fmt.Sprintf("%d, %s output tokens", a.Status, formatInt(int64(a.OutputTokens)))
+	}
+}
+
+// changeSentence says what moved: "attempts regressed from 4 to 6
+// (+50.0%, more than the 10% allowed)", "outcome regressed from success to
+// failed".
+func changeSentence(ch Change, tolerance float64) string {
+	s := fmt.Sprintf("%s %s from %s to %s", ch.Metric, ch.Verdict, ch.Before, ch.After)
+	if ch.Delta != "" && ch.Verdict == Regressed {
+		s += fmt.Sprintf(" (%s, more than the %s allowed)", ch.Delta, formatTolerance(tolerance))
+	}
+	return s
+}

@@ -1,0 +1,88 @@
+package reports
+
+import (
+	"bytes"
+	"encoding/xml"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+// parsedJUnit is JUnit XML read back the way a CI system reads it.
+type parsedJUnit struct {
+	Tests    int `xml:"tests,attr"`
+	Failures int `xml:"failures,attr"`
+	Suites   []struct {
+		Name     string `xml:"name,attr"`
+		Tests    int    `xml:"tests,attr"`
+		Failures int    `xml:"failures,attr"`
+		Cases    []struct {
+			Name      string `xml:"name,attr"`
+			Classname string `xml:"classname,attr"`
+			Failures  []struct {
+				Type    string `xml:"type,attr"`
+				Message string `xml:"message,attr"`
+				Text    string `xml:",chardata"`
+			} `xml:"failure"`
+			SystemOut string `xml:"system-out"`
+		} `xml:"testcase"`
+	} `xml:"testsuite"`
+}
+
+func parseJUnit(opts Options) parsedJUnit {
+	GinkgoHelper()
+	var buf bytes.Buffer
+	Expect(JUnit(&buf, fixtureReport(), opts)).To(Succeed())
+	var doc parsedJUnit
+	Expect(xml.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
+	return doc
+}
+
+var _ = Describe("JUnit", func() {
+	It("has a suite per scenario and a test case per strategy, all passing with no budgets broken", func() {
+		doc := parseJUnit(Options{})
+		Expect(doc.Tests).To(Equal(4))
+		Expect(doc.Failures).To(BeZero())
+		Expect(doc.Suites).To(HaveLen(2))
+		Expect(doc.Suites[0].Name).To(Equal(overloadScenario))
+		Expect(doc.Suites[0].Cases[1].Name).To(Equal("classify"))
+		Expect(doc.Suites[0].Cases[1].Classname).To(Equal(overloadScenario))
+	})
+
+	It("puts every figure and attempt in the test case's output", func() {
+		out := parseJUnit(Options{}).Suites[0].Cases[0].SystemOut
+		Expect(out).To(ContainSubstring("outcome: failed (overloaded_error after 5 attempts)"))
+		Expect(out).To(ContainSubstring("attempts: 5, repair calls: 0, wait: 31s"))
+		Expect(out).To(ContainSubstring("attempt 5 at 15s (waited 8s): primary, max_tokens 4,096, input 104,000 -> 529 overloaded"))
+		Expect(out).To(ContainSubstring("then slept 16s after the final attempt"))
+	})
+
+	It("makes each broken budget and each regression a failure with the figure that broke it", func() {
+		doc := parseJUnit(verdictOptions())
+		Expect(doc.Failures).To(Equal(2))
+		Expect(doc.Suites[0].Failures).To(Equal(1))
+		classify := doc.Suites[0].Cases[1]
+		Expect(classify.Failures).To(HaveLen(3))
+		Expect(classify.Failures[0].Type).To(Equal("budget"))
+		Expect(classify.Failures[0].Message).To(Equal("attempts is 5, expected <= 4"))
+		Expect(classify.Failures[0].Text).To(ContainSubstring("classify on overloaded-then-backup: attempts is 5, expected <= 4\noutcome: success"))
+		Expect(classify.Failures[1].Type).To(Equal("regression"))
+		Expect(classify.Failures[1].Message).To(Equal("attempts regressed from 4 to 5 (+25.0%, more than the 10% allowed)"))
+		Expect(doc.Suites[1].Cases[0].Failures[0].Message).To(Equal("wait is 31s, expected < 3s"))
+		Expect(doc.Suites[1].Cases[1].Failures).To(BeEmpty(), "an improvement is no failure")
+	})
+
+	It("drops characters XML cannot hold", func() {
+		rep := fixtureReport()
+		rep.Results[0].Reason = "bad \x00byte\x1b"
+		var buf bytes.Buffer
+		Expect(JUnit(&buf, rep, Options{})).To(Succeed())
+		var doc parsedJUnit
+		Expect(xml.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
+		Expect(doc.Suites[0].Cases[0].SystemOut).To(ContainSubstring("(bad byte)"))
+	})
+
+	It("reports a failed write", func() {
+		Expect(JUnit(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
+	})
+})

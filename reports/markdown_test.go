@@ -1,0 +1,63 @@
+package reports
+
+import (
+	"bytes"
+	"strings"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("Markdown", func() {
+	render := func(opts Options) string {
+		GinkgoHelper()
+		var buf bytes.Buffer
+		Expect(Markdown(&buf, fixtureReport(), opts)).To(Succeed())
+		return buf.String()
+	}
+
+	It("leads with the verdict, then the summary, then the scenarios", func() {
+		out := render(verdictOptions())
+		broken := strings.Index(out, "**2 broken budgets.**")
+		regressions := strings.Index(out, "**2 regressions against the baseline.**")
+		summary := strings.Index(out, "### Summary")
+		scenario := strings.Index(out, "<summary><b>"+overloadScenario)
+		Expect(broken).To(BeNumerically(">", 0))
+		Expect(broken < regressions && regressions < summary && summary < scenario).To(BeTrue(), out)
+		Expect(out).To(ContainSubstring("| overloaded-then-backup | classify | attempts | <= 4     | 5   |"))
+	})
+
+	It("says every budget holds when they were checked and none broke", func() {
+		Expect(render(Options{Checked: true})).To(ContainSubstring("Every budget holds."))
+		Expect(render(Options{})).NotTo(ContainSubstring("budget"))
+	})
+
+	It("folds the scenarios, leaving open those where something failed", func() {
+		out := render(Options{Violations: fixtureViolations()[:1], Checked: true})
+		Expect(out).To(ContainSubstring("<details open>\n<summary><b>" + overloadScenario + "</b>: blind failed, classify success</summary>"))
+		Expect(out).To(ContainSubstring("<details>\n<summary><b>" + overflowScenario))
+	})
+
+	It("escapes what Markdown would read as table syntax", func() {
+		rep := fixtureReport()
+		for i := range rep.Results {
+			rep.Results[i].Strategy = strings.ReplaceAll(rep.Results[i].Strategy, "classify", "a|b*c")
+		}
+		var buf bytes.Buffer
+		Expect(Markdown(&buf, rep, Options{})).To(Succeed())
+		Expect(buf.String()).To(ContainSubstring(`a\|b\*c`))
+		for _, line := range strings.Split(buf.String(), "\n") {
+			if strings.HasPrefix(line, "|") {
+				Expect(line).NotTo(ContainSubstring("a|b"))
+			}
+		}
+	})
+
+	It("ends with the note that submitted is not billed", func() {
+		Expect(render(Options{})).To(HaveSuffix("_Submitted tokens are what the server counted as sent, not what is billed._\n"))
+	})
+
+	It("reports a failed write", func() {
+		Expect(Markdown(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
+	})
+})

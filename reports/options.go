@@ -1,0 +1,31 @@
+package reports
+
+// Options shape the rendered report. The zero value is ready to use.
+type Options struct {
+	// Strategies is the column order. Strategies named here come first, in
+	// this order; any other strategy in the results follows in the order it
+	// first appears, so no result is left out. Names with no result are
+	// skipped. Empty means the order strategies first appear in the results.
+	Strategies []string
+	// Descriptions maps scenario name to its description (what it teaches),
+	// printed under the scenario's title wrapped at [DescriptionWidth]. A
+	// scenario with no entry gets no description.
+	Descriptions map[string]string
+	// Violations are the budgets the run broke (see [Violation]). The table,
+	// Markdown and HTML list them, CSV gives each result its own, and JUnit
+	// makes each one a failure of its test case. JSON leaves them out: it is
+	// the record, the budgets are the scenarios'.
+	Violations []Violation
+	// Checked says the budgets were evaluated, so that an empty Violations
+	// means they all hold (and Markdown and HTML say so) rather than that
+	// nobody looked.
+	Checked bool
+	// Baseline, when set, is this run compared with a saved one (see
+	// [Compare]). The table, Markdown and HTML show the rows that moved, and
+	// JUnit makes each regression a failure. JSON and CSV leave it out.
+	Baseline *Comparison
+	// Shard, when set, says which slice of the grid the report holds; JSON
+	// writes it so that [Merge] can put the slices back in order. Other
+	// formats ignore it.
+	Shard *Shard
+}
