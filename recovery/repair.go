@@ -38,7 +38,11 @@ func (t *turn) fit() {
 	}
 	input := t.e.count(t.req)
 	if room := w - input; room >= t.s.adjustFloor() && t.req.MaxTokens > room {
+		from := t.req.MaxTokens
 		t.req.MaxTokens = room
+		t.res.Adjustments++
+		t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: room,
+			Reason: "max_tokens lowered to fit the window after the request changed"})
 	}
 }
 
