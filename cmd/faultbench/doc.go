@@ -1,9 +1,13 @@
 // Command faultbench runs scripted LLM faults against recovery strategies
 // and prints what each strategy cost.
 //
-//	faultbench run [PATH...]       run scenarios against strategies, print the tables
-//	faultbench validate [PATH...]  check scenario files
+//	faultbench run [PATH...]         run scenarios against strategies, print the cost tables
+//	faultbench serve [PATH...]       serve the mock on 127.0.0.1 for any client, with a journal
+//	faultbench validate [PATH...]    check scenario files
+//	faultbench strategies            list the presets and their parameters
+//	faultbench merge FILE...         join shard outputs into one report
 //
-// Exit codes: 0 fine, 1 a run failed, 2 bad input (a broken scenario, an
-// unknown flag, strategy or format).
+// Exit codes: 0 fine, 1 an expectation or regression failed (or a run
+// broke), 2 bad input (a broken scenario or strategy file, an unknown flag,
+// command, strategy or format).
 package main
