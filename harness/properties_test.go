@@ -4,18 +4,25 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"strconv"
 	"testing"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/reports"
 	"github.com/faultbench/faultbench/scenario"
 )
+
+// These properties run generated scenarios end to end: the engine over
+// loopback against the mock, every run reconciled with the mock's journal.
+// recovery/properties_test.go checks the engine alone, deeper and faster.
+
+// retryAfters are the retry-after values (seconds) the faults below carry.
+var retryAfters = []int{1, 5, 120}
 
 // faults a generated rule may answer with.
 var faults = []scenario.Respond{
@@ -24,18 +31,37 @@ var faults = []scenario.Respond{
 	{Status: 429, Headers: map[string]string{"retry-after": "1"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "5"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "120"}},
+	{Status: 429, Headers: map[string]string{"retry-after-ms": "2500"}},
+	{Status: 429, Headers: map[string]string{"anthropic-ratelimit-requests-remaining": "0",
+		"anthropic-ratelimit-requests-reset": clock.Epoch.Add(15 * time.Second).Format(time.RFC3339)}},
+	{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details."},
 	{Status: 529},
 	{Status: 500},
 	{Status: 503, Headers: map[string]string{"x-should-retry": "false"}},
+	{Status: 408},
+	{Status: 409},
+	{Status: 413},
 	{Status: 400, Message: "tools.0.input_schema: JSON schema is invalid"},
 	{Status: 401},
 	{Status: 403},
 	{Status: 402},
+	{Status: 404},
+}
+
+// serverWaits are the waits the faults above may ask for, as the mock's
+// clock stands when it asks (the reset is 15 s after the session began).
+func serverWaits() []time.Duration {
+	var out []time.Duration
+	for _, s := range retryAfters {
+		out = append(out, time.Duration(s)*time.Second)
+	}
+	return append(out, 2500*time.Millisecond)
 }
 
 // genScenario draws a small scenario: one or two models, a turn that may
-// overflow the window or need more output than max_tokens, and up to five
-// rules of faults.
+// overflow the window or need more output than max_tokens, may be marked
+// background or have refreshable credentials, and up to five rules of
+// faults.
 func genScenario(t *rapid.T) *scenario.Scenario {
 	window := rapid.IntRange(8000, 40000).Draw(t, "window")
 	maxOut := rapid.IntRange(1000, 8000).Draw(t, "max_output")
@@ -53,6 +79,8 @@ func genScenario(t *rapid.T) *scenario.Scenario {
 		SystemTokens: rapid.IntRange(0, 1000).Draw(t, "system_tokens"),
 		Messages:     []scenario.MessageGroup{{Count: count, Tokens: rapid.IntRange(count, window*5/4).Draw(t, "message_tokens")}},
 		AnswerTokens: rapid.IntRange(1, maxOut*3/2).Draw(t, "answer_tokens"),
+		Background:   rapid.Bool().Draw(t, "background"),
+		AuthRefresh:  rapid.Bool().Draw(t, "auth_refresh"),
 	}
 	var rules []scenario.Rule
 	for i := range rapid.IntRange(0, 5).Draw(t, "rules") {
@@ -75,12 +103,16 @@ func genScenario(t *rapid.T) *scenario.Scenario {
 	}
 }
 
-// runGenerated runs blind and classify on a generated scenario. Run itself
-// reconciles every run's record with the mock's journal, so an error here
-// is a ledger/journal disagreement or a broken harness.
-func runGenerated(t *rapid.T, sc *scenario.Scenario, parallel int) ledger.Report {
+// runGenerated runs strategies (every preset when none) on a generated
+// scenario. Run itself reconciles every run's record with the mock's
+// journal, so an error here is a ledger/journal disagreement or a broken
+// harness; and a run that returns at all has terminated.
+func runGenerated(t *rapid.T, sc *scenario.Scenario, parallel int, strategies ...recovery.Strategy) ledger.Report {
+	if len(strategies) == 0 {
+		strategies = recovery.Presets()
+	}
 	seed := rapid.Uint64().Draw(t, "seed")
-	rep, err := harness.Run(context.Background(), []*scenario.Scenario{sc}, recovery.Presets(), harness.Options{Seed: seed, Parallel: parallel})
+	rep, err := harness.Run(context.Background(), []*scenario.Scenario{sc}, strategies, harness.Options{Seed: seed, Parallel: parallel})
 	if err != nil {
 		t.Fatalf("run: %v", err)
 	}
@@ -97,12 +129,32 @@ func classified(t *rapid.T, rep ledger.Report) ledger.Result {
 	return ledger.Result{}
 }
 
+// presetsWhere returns the presets for which keep holds: a property about
+// one mechanism runs only the strategies that have it.
+func presetsWhere(keep func(recovery.Strategy) bool) []recovery.Strategy {
+	var out []recovery.Strategy
+	for _, s := range recovery.Presets() {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func preset(t *rapid.T, name string) recovery.Strategy {
+	s, ok := recovery.Preset(name)
+	if !ok {
+		t.Fatalf("no preset %q", name)
+	}
+	return s
+}
+
 func TestPropertySameSeedSameJSON(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := genScenario(t)
 		seed := rapid.Uint64().Draw(t, "seed")
 		var out [2][]byte
-		for i, parallel := range []int{1, 2} {
+		for i, parallel := range []int{1, 3} {
 			rep, err := harness.Run(context.Background(), []*scenario.Scenario{sc}, recovery.Presets(), harness.Options{Seed: seed, Parallel: parallel})
 			if err != nil {
 				t.Fatalf("run: %v", err)
@@ -119,9 +171,15 @@ func TestPropertySameSeedSameJSON(t *testing.T) {
 	})
 }
 
-func TestPropertyLedgerEqualsJournal(t *testing.T) {
+// TestPropertyEveryPresetTerminatesAndLedgerEqualsJournal: every preset
+// ends every generated script (Run returns), and what each recorded adds
+// up and equals the mock's journal, attempt for attempt (Run reconciles).
+func TestPropertyEveryPresetTerminatesAndLedgerEqualsJournal(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		rep := runGenerated(t, genScenario(t), 2)
+		rep := runGenerated(t, genScenario(t), 4)
+		if len(rep.Results) != len(recovery.Presets()) {
+			t.Fatalf("%d results for %d presets", len(rep.Results), len(recovery.Presets()))
+		}
 		for _, r := range rep.Results {
 			if r.Attempts != len(r.AttemptsLog) || r.RepairCalls != len(r.RepairLog) {
 				t.Fatalf("%s: totals disagree with the log", r.Strategy)
@@ -138,9 +196,9 @@ func TestPropertyLedgerEqualsJournal(t *testing.T) {
 }
 
 func TestPropertyClassifyNeverResendsAfterPermanentError(t *testing.T) {
-	permanent := map[string]bool{"invalid_request": true, "permission": true, "quota_exhausted": true, "auth": true}
+	permanent := map[string]bool{"invalid_request": true, "permission": true, "quota_exhausted": true}
 	rapid.Check(t, func(t *rapid.T) {
-		r := classified(t, runGenerated(t, genScenario(t), 2))
+		r := classified(t, runGenerated(t, genScenario(t), 1, preset(t, "classify")))
 		for i, a := range r.AttemptsLog {
 			if permanent[a.Kind] && i != len(r.AttemptsLog)-1 {
 				t.Fatalf("attempt %d was %s, yet %d more followed", a.N, a.Kind, len(r.AttemptsLog)-1-i)
@@ -149,50 +207,137 @@ func TestPropertyClassifyNeverResendsAfterPermanentError(t *testing.T) {
 	})
 }
 
-func TestPropertyClassifyNeverSleepsAfterFinalAttempt(t *testing.T) {
+func TestPropertyClassifyingPresetsNeverSleepAfterFinalAttempt(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		r := classified(t, runGenerated(t, genScenario(t), 2))
-		var before int64
-		for _, a := range r.AttemptsLog {
-			before += a.WaitBeforeMS
-		}
-		for _, a := range r.RepairLog {
-			before += a.WaitBeforeMS
-		}
-		if r.WaitMS != before {
-			t.Fatalf("waited %d ms in all but only %d ms before attempts: a wait came after the last one", r.WaitMS, before)
+		rep := runGenerated(t, genScenario(t), 4, presetsWhere(func(s recovery.Strategy) bool { return s.Classify })...)
+		for _, r := range rep.Results {
+			var before int64
+			for _, a := range r.AttemptsLog {
+				before += a.WaitBeforeMS
+			}
+			for _, a := range r.RepairLog {
+				before += a.WaitBeforeMS
+			}
+			if r.WaitMS != before {
+				t.Fatalf("%s waited %d ms in all but only %d ms before attempts: a wait came after the last one", r.Strategy, r.WaitMS, before)
+			}
 		}
 	})
 }
 
+// TestPropertyEveryWaitWithinBounds: every wait is a backoff step (within
+// its jitter) or a server-requested wait, never above the strategy's cap,
+// and the total is within the wait budget.
 func TestPropertyEveryWaitWithinBounds(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		rep := runGenerated(t, genScenario(t), 2)
+		rep := runGenerated(t, genScenario(t), 4)
 		for _, r := range rep.Results {
-			s, _ := recovery.Preset(r.Strategy)
-			allowed := map[int64]bool{0: true}
-			for i := range s.Attempts {
-				lo, hi := s.Backoff.Bounds(i)
-				if lo != hi {
-					t.Fatalf("presets here have no jitter, got [%v, %v]", lo, hi)
+			s := preset(t, r.Strategy)
+			allowed := func(ms int64) bool {
+				if ms == 0 {
+					return true
 				}
-				allowed[lo.Milliseconds()] = true
+				for i := range max(s.Attempts, 5) + 1 {
+					lo, hi := s.Backoff.Bounds(i)
+					if ms >= lo.Milliseconds()-1 && ms <= hi.Milliseconds()+1 {
+						return true
+					}
+				}
+				if !s.Classify {
+					return false
+				}
+				for _, w := range serverWaits() {
+					if c := s.RetryAfterCap; c > 0 {
+						w = min(w, c)
+					}
+					if s.HonorRetryAfter && ms == w.Milliseconds() {
+						return true
+					}
+				}
+				// A rate-limit reset: up to the 15 s the reset fault names.
+				return s.HonorRateLimitReset && ms <= 15000
 			}
-			if s.HonorRetryAfter {
-				for _, f := range faults {
-					if v, ok := f.Headers["retry-after"]; ok {
-						secs, _ := strconv.Atoi(v)
-						d := min(time.Duration(secs)*time.Second, s.RetryAfterCap)
-						allowed[d.Milliseconds()] = true
+			var total int64
+			for _, a := range r.AttemptsLog {
+				total += a.WaitBeforeMS
+				if !allowed(a.WaitBeforeMS) {
+					t.Fatalf("%s attempt %d waited %d ms: neither a backoff step nor a server-requested wait", r.Strategy, a.N, a.WaitBeforeMS)
+				}
+				if c := s.RetryAfterCap; s.Classify && c > 0 {
+					_, hi := s.Backoff.Bounds(s.Attempts)
+					if a.WaitBeforeMS > max(c, hi).Milliseconds() {
+						t.Fatalf("%s attempt %d waited %d ms, above the %v cap", r.Strategy, a.N, a.WaitBeforeMS, c)
 					}
 				}
 			}
-			for _, a := range r.AttemptsLog {
-				if !allowed[a.WaitBeforeMS] {
-					t.Fatalf("%s attempt %d waited %d ms: neither a backoff step nor a capped retry-after", r.Strategy, a.N, a.WaitBeforeMS)
+			if b := s.WaitBudget; b > 0 && total > b.Milliseconds() {
+				t.Fatalf("%s waited %d ms in all, above its %v budget", r.Strategy, total, b)
+			}
+		}
+	})
+}
+
+func TestPropertyShouldRetryFalseIsNeverRetried(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := genScenario(t)
+		rep := runGenerated(t, sc, 4, presetsWhere(func(s recovery.Strategy) bool {
+			return s.Classify && s.ShouldRetry != recovery.ShouldRetryIgnore
+		})...)
+		for _, r := range rep.Results {
+			s := preset(t, r.Strategy)
+			for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
+				if !saidNo(sc, a) || (s.ShouldRetry == recovery.ShouldRetryHonorExceptOverloaded && a.Kind == "overloaded") {
+					continue
 				}
-				if s.RetryAfterCap > 0 && a.WaitBeforeMS > max(s.RetryAfterCap.Milliseconds(), 16000) {
-					t.Fatalf("%s attempt %d waited %d ms, above every bound", r.Strategy, a.N, a.WaitBeforeMS)
+				next := r.AttemptsLog[i+1]
+				if next.Model == a.Model && next.MaxTokens == a.MaxTokens && next.InputTokens == a.InputTokens {
+					t.Fatalf("%s: attempt %d said x-should-retry: false (%d), and attempt %d resent it unchanged", r.Strategy, a.N, a.Status, next.N)
+				}
+			}
+		}
+	})
+}
+
+// saidNo reports whether an attempt's answer carried x-should-retry: false:
+// of the generated faults, only the 503 does (the engine's own properties
+// cover the header on every status).
+func saidNo(_ *scenario.Scenario, a ledger.Attempt) bool { return a.Status == 503 }
+
+func TestPropertyAuthRefreshAtMostOncePerTurn(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := genScenario(t)
+		rep := runGenerated(t, sc, 4, presetsWhere(func(s recovery.Strategy) bool { return s.Classify })...)
+		for _, r := range rep.Results {
+			s := preset(t, r.Strategy)
+			// A refresh resends after a 401 with no wait, on the same model;
+			// without one a 401 is never followed on that model.
+			refreshes := 0
+			for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
+				if a.Status == 401 && r.AttemptsLog[i+1].Model == a.Model {
+					refreshes++
+				}
+			}
+			if refreshes > 1 {
+				t.Fatalf("%s refreshed credentials %d times in one turn", r.Strategy, refreshes)
+			}
+			if refreshes == 1 && (!sc.Turn.AuthRefresh || !s.RefreshAuth) {
+				t.Fatalf("%s retried a 401 with no refresh to make", r.Strategy)
+			}
+		}
+	})
+}
+
+func TestPropertyBackgroundNeverRetriesAnOverload(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := genScenario(t)
+		if !sc.Turn.Background {
+			return
+		}
+		rep := runGenerated(t, sc, 4, presetsWhere(func(s recovery.Strategy) bool { return s.Classify && s.ShedBackground })...)
+		for _, r := range rep.Results {
+			for i, a := range r.AttemptsLog {
+				if a.Kind == "overloaded" && i != len(r.AttemptsLog)-1 {
+					t.Fatalf("%s: background attempt %d was overloaded, yet %d more followed", r.Strategy, a.N, len(r.AttemptsLog)-1-i)
 				}
 			}
 		}
@@ -202,14 +347,30 @@ func TestPropertyEveryWaitWithinBounds(t *testing.T) {
 func TestPropertyNoAttemptExceedsWindowAfterOverflow(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		sc := genScenario(t)
-		r := classified(t, runGenerated(t, sc, 2))
-		seen := false
-		for _, a := range r.AttemptsLog {
-			if seen && a.InputTokens+a.MaxTokens > sc.Models[a.Model].ContextWindow {
-				t.Fatalf("attempt %d: %d + %d > window %d after an overflow was seen", a.N, a.InputTokens, a.MaxTokens, sc.Models[a.Model].ContextWindow)
+		rep := runGenerated(t, sc, 4, presetsWhere(func(s recovery.Strategy) bool { return s.Classify && (s.Adjust || s.Compact) })...)
+		for _, r := range rep.Results {
+			seen := false
+			for _, a := range r.AttemptsLog {
+				if seen && a.InputTokens+a.MaxTokens > sc.Models[a.Model].ContextWindow {
+					t.Fatalf("%s attempt %d: %d + %d > window %d after an overflow was seen", r.Strategy, a.N, a.InputTokens, a.MaxTokens, sc.Models[a.Model].ContextWindow)
+				}
+				if a.Kind == string(recovery.KindContextOverflow) {
+					seen = true
+				}
 			}
-			if a.Kind == string(recovery.KindContextOverflow) {
-				seen = true
+		}
+	})
+}
+
+func TestPropertyMaxTokensNeverAboveTheOutputLimit(t *testing.T) {
+	rapid.Check(t, func(t *rapid.T) {
+		sc := genScenario(t)
+		rep := runGenerated(t, sc, 4)
+		for _, r := range rep.Results {
+			for _, a := range append(append([]ledger.Attempt(nil), r.AttemptsLog...), r.RepairLog...) {
+				if limit := sc.Models[a.Model].MaxOutput; a.MaxTokens > limit {
+					t.Fatalf("%s %s %d asked %d max_tokens of %s, whose limit is %d", r.Strategy, a.Purpose, a.N, a.MaxTokens, a.Model, limit)
+				}
 			}
 		}
 	})

@@ -46,7 +46,10 @@ func runSeed(seed uint64, sc, strategy string) *rand.Rand {
 func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 	name, session := j.sc.Name, j.strategy.Name
 	clk := clock.NewVirtual()
-	if err := e.mock.Open(name, session, clk); err != nil {
+	// The mock waits on the run's clock, and plays the client's deadline
+	// on it (deadline.go).
+	dl := newDeadline(clk, AttemptTimeout, e.client.Transport)
+	if err := e.mock.Open(name, session, dl); err != nil {
 		return ledger.Result{Scenario: name, Strategy: session}, fmt.Errorf("harness: open session: %w", err)
 	}
 	defer e.mock.CloseSession(name, session)
@@ -54,11 +57,11 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 	provider := anthropicprovider.New(
 		option.WithBaseURL(e.ep.BaseURL(name)),
 		option.WithAPIKey("faultbench"),
-		option.WithHTTPClient(e.client),
+		option.WithHTTPClient(&http.Client{Transport: dl}),
 		option.WithHeader(mockllm.SessionHeader, session),
 	).WithRequestOptions(func(r recovery.Request) []option.RequestOption {
 		return []option.RequestOption{option.WithHeader(mockllm.PurposeHeader, string(r.Purpose))}
-	})
+	}).WithStream(j.sc.Turn.Stream)
 	rec := ledger.NewRecorder(name, session, clk.Now(), recovery.CountTokens)
 	engine := recovery.New(provider, j.strategy,
 		recovery.WithClock(clk),
@@ -66,14 +69,27 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 		recovery.WithObserver(rec.Observe),
 		recovery.WithLimits(Limits(j.sc)),
 		recovery.WithFallbacks(j.sc.Turn.Fallback...),
+		recovery.WithAuthRefresh(authRefresh(j.sc)),
 	)
-	res, err := engine.Do(ctx, j.request)
+	req := j.request
+	req.Background = j.sc.Turn.Background
+	res, err := engine.Do(ctx, req)
 	outcome, reason := Judge(res, err)
 	result := rec.Finish(outcome, reason, 1)
 	if cerr := ledger.Reconcile(result, served(e.mock.Entries(name, session))); cerr != nil {
 		return result, fmt.Errorf("harness: %w", cerr)
 	}
 	return result, nil
+}
+
+// authRefresh is the credential refresh a scenario's caller has: none,
+// unless the turn says auth_refresh. Renewing is all it does; whether the
+// next request passes is the script's to say.
+func authRefresh(sc *scenario.Scenario) func(context.Context) error {
+	if !sc.Turn.AuthRefresh {
+		return nil
+	}
+	return func(context.Context) error { return nil }
 }
 
 // served converts the mock's journal into the ledger's view of it.

@@ -72,7 +72,9 @@ func (r *Recorder) Observe(e recovery.Event) {
 }
 
 // statusOf is the HTTP status an attempt got: 200 for an answer, the error
-// status for an API error, 0 when no response came back.
+// status for an API error, the status of an answer whose body failed (an
+// error with an HTTPStatus method, such as a malformed 200 or a stream cut
+// after it began), 0 when no response came back.
 func statusOf(e recovery.Event) int {
 	if e.Response != nil {
 		return http.StatusOK
@@ -80,6 +82,10 @@ func statusOf(e recovery.Event) int {
 	var apiErr *recovery.APIError
 	if errors.As(e.Err, &apiErr) {
 		return apiErr.StatusCode
+	}
+	var withStatus interface{ HTTPStatus() int }
+	if errors.As(e.Err, &withStatus) {
+		return withStatus.HTTPStatus()
 	}
 	return 0
 }

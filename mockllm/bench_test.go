@@ -109,3 +109,74 @@ func BenchmarkLargeRequest(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkLargeRoundTrip sends a 200,000-token conversation (about 800 KB,
+// twenty text blocks as the SDK sends them) over loopback, to the mock and
+// to a bare handler that echoes the body back, with one shared client, and
+// reports round trips per second for each: the mock reads, checks and
+// counts the body, and answers with a short message.
+func BenchmarkLargeRoundTrip(b *testing.B) {
+	msgs := make([]any, 20)
+	for i := range msgs {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		msgs[i] = map[string]any{"role": role, "content": []any{map[string]any{"type": "text", "text": tokens.Text(9500)}}}
+	}
+	body, err := json.Marshal(map[string]any{
+		"model": "sonnet", "max_tokens": 4096,
+		"system":   []any{map[string]any{"type": "text", "text": tokens.Text(10000)}},
+		"messages": msgs,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		buf, _ := io.ReadAll(r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(buf)
+	})
+	sc := &scenario.Scenario{
+		Name:   "bench",
+		Models: map[string]scenario.Model{"sonnet": {ContextWindow: 1000000, MaxOutput: 64000}},
+		Turn:   scenario.Turn{AnswerTokens: 500},
+	}
+	mock := mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	transport := &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}
+	client := &http.Client{Transport: transport}
+	defer transport.CloseIdleConnections()
+
+	for _, c := range []struct {
+		name string
+		h    http.Handler
+	}{{"echo", echo}, {"mock", mock}} {
+		b.Run(c.name, func(b *testing.B) {
+			ep, err := mockllm.Start(c.h, "127.0.0.1:0")
+			if err != nil {
+				b.Fatal(err)
+			}
+			defer func() {
+				if err := ep.Close(); err != nil {
+					b.Error(err)
+				}
+			}()
+			url := ep.BaseURL("bench") + "v1/messages"
+			b.SetBytes(int64(len(body)))
+			b.ReportAllocs()
+			for b.Loop() {
+				resp, err := client.Post(url, "application/json", bytes.NewReader(body))
+				if err != nil {
+					b.Fatal(err)
+				}
+				_, _ = io.Copy(io.Discard, resp.Body)
+				_ = resp.Body.Close()
+				if resp.StatusCode != http.StatusOK {
+					b.Fatalf("status %d", resp.StatusCode)
+				}
+			}
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "trips/s")
+			mock.Reset()
+		})
+	}
+}

@@ -79,12 +79,14 @@ func (s *scanner) block() (block, *fieldError) {
 			_, err = s.stringLen("tool_use_id")
 			f.hasToolUseID = true
 		case "input":
+			f.inputBytes, f.hasInput = 0, false // the last of a repeated key wins
 			if !s.isNull() {
 				start := s.i
 				s.skip()
 				f.inputBytes, f.hasInput = s.i-start, true
 			}
 		case "content":
+			f.resultToks = 0
 			if !s.isNull() {
 				s.push("content")
 				f.resultToks, err = s.content()

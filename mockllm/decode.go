@@ -16,15 +16,23 @@ import (
 // API: 32 MB. A larger one is answered 413 request_too_large.
 const maxBodyBytes = 32 << 20
 
-// request is what the mock reads of a Messages API request body. Texts are
-// measured, not kept: only the model name is copied out of the body.
+// request is what the mock reads of a request body, on either wire. Texts
+// are measured, not kept: only the model name is copied out of the body.
 type request struct {
-	model         string
-	maxTokens     int
-	stream        bool
+	model        string
+	maxTokens    int // 0 when an OpenAI request sets none
+	stream       bool
+	includeUsage bool // OpenAI's stream_options.include_usage
+	// streamOptions is whether an OpenAI request sent stream_options,
+	// which only goes with stream.
+	streamOptions bool
+	maxTokensKey  string // the name OpenAI's output budget came under
 	hasModel      bool
 	hasMaxTokens  bool
 	hasMessages   bool
+	messages      int
+	// systemTokens counts the system prompt (OpenAI: the system and
+	// developer messages), messageTokens the rest.
 	systemTokens  int
 	messageTokens int
 }
@@ -40,17 +48,18 @@ func countBytes(n int) int {
 }
 
 // decodeBody reads the body of r into q and checks the fields the mock
-// needs. The body, at most 32 MB, is read once into a pooled buffer; one
-// pass of json.Valid checks its syntax (only a body that fails it is
-// decoded again, to say where), and q's UnmarshalJSON walks the buffer in
-// place, measuring texts without making strings of them, so a 400 KB
-// conversation is neither copied again nor kept.
-func decodeBody(w http.ResponseWriter, r *http.Request, q *request) *apiError {
+// needs, answering in the words of the wire. The body, at most 32 MB, is
+// read once into a pooled buffer; one pass of json.Valid checks its syntax
+// (only a body that fails it is decoded again, to say where), and the
+// wire's walker reads the buffer in place, measuring texts without making
+// strings of them, so a 400 KB conversation is neither copied again nor
+// kept.
+func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *apiError {
 	if r.ContentLength > maxBodyBytes {
-		return errTooLarge()
+		return errTooLarge(wr)
 	}
 	if r.Body == nil {
-		return bodyError(io.EOF)
+		return bodyError(wr, io.EOF)
 	}
 	buf := bodies.Get().(*bytes.Buffer)
 	defer func() {
@@ -64,22 +73,36 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request) *apiError {
 		buf.Grow(int(r.ContentLength))
 	}
 	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
-		return bodyError(err)
+		return bodyError(wr, err)
 	}
-	b := buf.Bytes()
+	return q.decode(buf.Bytes(), wr)
+}
+
+// decode reads a whole body.
+func (q *request) decode(b []byte, wr wire) *apiError {
 	if !json.Valid(b) {
+		if wr == openaiWire {
+			return openaiUnparsable()
+		}
 		var v any
 		if err := json.Unmarshal(b, &v); err != nil {
 			if len(bytes.TrimSpace(b)) == 0 {
-				return bodyError(io.EOF)
+				return bodyError(wr, io.EOF)
 			}
-			return bodyError(err)
+			return bodyError(wr, err)
 		}
 		return invalidRequest("invalid JSON in request body")
 	}
+	if wr == openaiWire {
+		if err := q.walkChat(b); err != nil {
+			*q = request{} // a body that could not be decoded tells the journal nothing
+			return err
+		}
+		return q.validateChat()
+	}
 	if err := q.UnmarshalJSON(b); err != nil {
-		*q = request{} // a body that could not be decoded tells the journal nothing
-		return bodyError(err)
+		*q = request{}
+		return bodyError(wr, err)
 	}
 	return q.validate()
 }
@@ -91,7 +114,7 @@ var bodies = sync.Pool{New: func() any { return new(bytes.Buffer) }}
 const maxPooledBody = 4 << 20
 
 // bodyError turns an error of reading or decoding the body into its answer.
-func bodyError(err error) *apiError {
+func bodyError(wr wire, err error) *apiError {
 	var (
 		tooBig *http.MaxBytesError
 		syntax *json.SyntaxError
@@ -99,7 +122,11 @@ func bodyError(err error) *apiError {
 	)
 	switch {
 	case errors.As(err, &tooBig):
-		return errTooLarge()
+		return errTooLarge(wr)
+	case wr == openaiWire && (err == io.EOF || err == io.ErrUnexpectedEOF || errors.As(err, &syntax)):
+		return openaiUnparsable()
+	case wr == openaiWire:
+		return invalidRequest("could not read request body: " + err.Error())
 	case errors.As(err, &field):
 		return invalidRequest(field.Error())
 	case errors.As(err, &syntax):
@@ -125,8 +152,6 @@ func (q *request) validate() *apiError {
 		return invalidRequest("max_tokens: Input should be greater than or equal to 1")
 	case !q.hasMessages:
 		return invalidRequest("messages: " + msgRequired)
-	case q.stream:
-		return invalidRequest(`stream: streaming is not supported by this mock yet; send "stream": false`)
 	}
 	return nil
 }

@@ -60,7 +60,6 @@ var _ = Describe("reading a request", func() {
 		Entry("a system of the wrong type", `{"model":"sonnet","max_tokens":10,"system":3,"messages":[]}`, "system: Input should be a valid string or list"),
 		Entry("a system block that is not text", `{"model":"sonnet","max_tokens":10,"system":[{"type":"image"}],"messages":[]}`, "system.0.type: Input should be 'text'"),
 		Entry("stream a string", `{"model":"sonnet","max_tokens":10,"stream":"yes","messages":[]}`, "stream: Input should be a valid boolean"),
-		Entry("streaming", `{"model":"sonnet","max_tokens":10,"stream":true,"messages":[]}`, "streaming is not supported by this mock yet"),
 	)
 
 	It("journals a body it could not decode without a model", func() {

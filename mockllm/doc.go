@@ -1,72 +1,130 @@
-// Package mockllm is a deterministic mock of the Anthropic Messages API
-// (non-streaming, for now) that replays a scenario's fault script over real
-// HTTP, so a recovery engine, an official SDK or any client can be run
-// against 429 bursts, 529s, context overflow and truncation without a real
+// Package mockllm is a deterministic mock of the Anthropic Messages API and
+// of OpenAI's Chat Completions, JSON and streamed, that replays a
+// scenario's fault script over real HTTP, so that a recovery engine, an
+// official SDK or any client can be run against 429 bursts, 529s, context
+// overflow, truncation, resets, hangs and broken streams without a real
 // model. It never imports the recovery engine.
 //
 // # Serving
 //
-// A Server serves each scenario at POST /<scenario>/v1/messages; Start puts
-// it on a loopback listener and Endpoint.BaseURL gives the base URL an SDK
-// is pointed at. Requests belong to sessions, named by the
-// X-Faultbench-Session header ("default" when absent). A session has its
-// own clock and start (Open; a session the harness did not open starts at
-// its first request, on the server's clock), its own request numbering,
-// and its own count of how often each rule has answered. Sessions share
-// nothing but the scenario, which is never written.
+// A Server serves each scenario at POST /<scenario>/v1/messages (Anthropic)
+// and POST /<scenario>/v1/chat/completions (OpenAI: an OpenAI SDK's base
+// URL is <base>v1/); one script answers both. Start puts it on a loopback
+// listener and Endpoint.BaseURL gives a scenario's base URL. Requests
+// belong to sessions, named by the X-Faultbench-Session header ("default"
+// when absent). A session has its own clock and start (Open; a session the
+// harness did not open starts at its first request, on the server's
+// clock), its own request numbering, and its own count of how often each
+// rule has answered. Sessions share nothing but the scenario, which is
+// never written. A server keeps at most 10,000 sessions (a new one past
+// that is refused until a reset) and refuses a session name over 200
+// bytes.
+//
+// GET /_faultbench/journal serves the journal as JSON (?scenario= and
+// ?session= filter it); POST /_faultbench/reset forgets every session.
 //
 // # What a request gets, in order
 //
 //  1. The body: over 32 MB is 413 request_too_large; malformed JSON, a
-//     field of the wrong type, a missing model, max_tokens or messages, or
-//     max_tokens below 1 is 400 invalid_request_error naming the field
-//     ("max_tokens: Field required"); "stream": true is 400 too.
+//     field of the wrong type or a missing required one is 400
+//     invalid_request_error naming the field, in the wire's words
+//     (Anthropic: "max_tokens: Field required"; OpenAI: "Missing required
+//     parameter: 'messages'." with its param and code). OpenAI's
+//     max_tokens (or max_completion_tokens) may be left out.
 //  2. The input is counted by the token rule of internal/tokens over every
-//     text the request carries: the system prompt, each text block, the
-//     raw JSON of each tool_use input as sent, and each tool_result's text.
-//     There is no per-message overhead, so declared sizes are exact. Tool
-//     definitions and other block types (images, thinking) count nothing.
-//  3. A model the scenario does not list is 404 not_found_error.
+//     text the request carries. Anthropic: the system prompt, each text
+//     block, the raw JSON of each tool_use input as sent, each
+//     tool_result's text. OpenAI: each message's content (a string, or its
+//     text and refusal parts) and its tool calls' arguments; system and
+//     developer messages are the system prompt. There is no per-message
+//     overhead, so declared sizes are exact. Tool definitions and other
+//     parts (images, thinking) count nothing.
+//  3. A model the scenario does not list is 404 (OpenAI: model_not_found).
 //  4. The model's limits hold whatever the script says, worded as the real
-//     API words them: max_tokens above max_output, the input alone over
-//     the context window ("prompt is too long: N tokens > M maximum"), and
+//     API of the wire words them: max_tokens above max_output; the input
+//     alone over the window ("prompt is too long: N tokens > M maximum";
+//     OpenAI: 400 context_length_exceeded, "This model's maximum context
+//     length is M tokens. However, your messages resulted in N tokens...");
 //     input plus max_tokens over it ("input length and `max_tokens` exceed
-//     context limit: ...") are 400 invalid_request_error.
+//     context limit: ..."; OpenAI: "...you requested A tokens (N in the
+//     messages, B in the completion)...").
 //  5. The script: the first rule whose when matches the request (model;
 //     attempt, the request's number among the session's requests of its
 //     purpose, rejected ones included; virtual time since the session
 //     began, After <= t < Before; purpose) and whose times is not used up
-//     in this session answers it. No rule matching is a complete answer.
+//     in this session answers it, with an error, a fault or an answer. No
+//     rule matching is a complete answer.
 //  6. An answer needs the turn's answer_tokens (a repair call: the
 //     compaction's summary_tokens; 1000 when the scenario gives 0). One
-//     longer than max_tokens is cut there: HTTP 200, stop_reason
-//     max_tokens, output_tokens = max_tokens. An error is the Anthropic
-//     envelope {"type":"error","error":{"type","message"},"request_id"},
-//     whose type and message default to the real API's for the status; a
-//     529 carries x-should-retry: true unless the rule sets it, and a
-//     rule's headers are added as given.
+//     longer than max_tokens (OpenAI without max_tokens: max_output) is
+//     cut there: HTTP 200, stop_reason max_tokens (finish_reason length),
+//     output tokens = the limit. With "stream": true it comes as the real
+//     API's server-sent events: Anthropic's message_start, per block
+//     content_block_start, deltas of 64 bytes (text_delta, input_json_delta
+//     for tool_use) and content_block_stop, a ping after the first start,
+//     message_delta with the stop reason and cumulative usage,
+//     message_stop; OpenAI's chat.completion.chunk objects, the usage chunk
+//     when stream_options.include_usage asks, and data: [DONE].
+//  7. An error is the wire's envelope — Anthropic's
+//     {"type":"error","error":{"type","message"},"request_id"}, OpenAI's
+//     {"error":{"message","type","param","code"}} — whose type and message
+//     default to the real API's for the status (OpenAI: rate_limit_exceeded
+//     and a "try again in" wait, insufficient_quota for a 402 or a 429 about
+//     quota, billing or credit). A 529 carries x-should-retry: true on the
+//     Anthropic wire unless the rule sets it; OpenAI answers carry
+//     x-ratelimit-{limit,remaining,reset}-{requests,tokens}, a 429's reset
+//     being the wait its rule asks for. A rule's headers are added as given.
 //
-// Every response carries a request-id header, "req_" and 24 hex digits
-// hashed from the scenario, the session and the request's number, so a
-// replay sends the same bytes.
+// Every response carries a request ID (request-id; OpenAI: x-request-id),
+// "req_" and 24 hex digits hashed from the scenario, the session and the
+// request's number, so a replay sends the same bytes.
+//
+// # Faults
+//
+// A rule's fault (scenario.Fault) answers in a way no status can say:
+// reset (TCP RST before any header), hang (nothing until the client gives
+// up or the server shuts down), garbage (bytes that are no HTTP, then
+// close), malformed (a 200 whose JSON is broken: half the body and a NUL,
+// or a stream's second event cut short), empty (a 200 with no body, or a
+// stream with no event), cut_after N (N stream events, or half a body,
+// then the connection drops), error_after N (N stream events, then an SSE
+// error event, overloaded_error unless the rule's type says otherwise;
+// without a stream, that error's status), dribble (a wait before each
+// event, or each 64 bytes of a body) and delay (a wait before the
+// headers).
+//
+// The mock waits on the session's clock: clock.Real in serve mode, the
+// run's virtual clock in the harness. A clock that is a Waiter decides the
+// waits itself, and may know the client's deadline: the harness's moves
+// its virtual clock and ends a wait that would pass the deadline, and the
+// mock then hangs up, so that a ten-minute hang costs a loopback round
+// trip. A hang always ends with the request: when the client gives up, or
+// when Endpoint.Close shuts the server down.
 //
 // # The journal
 //
-// Every request that reached a known scenario is journaled as an Entry:
-// what the client sent (model, max_tokens, input tokens, the retry count
-// header of the official SDKs) and what it got. Entry.Kind labels what was
-// served: ok, truncated (a 200 cut at max_tokens), context_overflow (the
-// two window 400s, or a scripted 400/413 that says the prompt or context
-// is too long), invalid_request (other 400s and 405), auth (401),
+// Every request that reached a known scenario and a session is journaled
+// as an Entry when it is taken: what the client sent (API, model,
+// max_tokens, input tokens, stream, the retry count header of the
+// official SDKs), what it got (status, kind, fault, output tokens), the
+// gap since the session's previous request, the wait an error asked for
+// and whether the next request honoured it. Status is what the client saw:
+// 0 when no header came (reset, hang, garbage, or a delay that outlasts a
+// known client deadline), 200 for a fault inside a 200. Entry.Kind labels
+// it: ok, truncated (a 200 cut at max_tokens), context_overflow (the two
+// window 400s, or a scripted 400/413 that says the prompt or context is
+// too long), invalid_request (other 400s and 405), auth (401),
 // quota_exhausted (402, or a 429 whose message mentions quota, billing or
-// credit), permission (403), not_found (404), timeout (408), conflict
-// (409), request_too_large (413), rate_limit (429), server (5xx) and
-// overloaded (529, or an overloaded_error of any status).
+// credit), permission (403), not_found (404), timeout (408, a hang, a wait
+// past the client's deadline), conflict (409), request_too_large (413),
+// rate_limit (429), server (5xx), overloaded (529, or an overloaded_error
+// of any status or in a stream), connection (reset, garbage, a cut),
+// malformed and empty. Summarize sums a journal up per session.
 //
 // # Determinism
 //
 // The mock never reads the wall clock or a global random source: time
 // comes from the Clock it is given, IDs from a hash. It keeps no request
-// body: encoding/json reads each body once from a reader limited to 32 MB,
-// and the decoder measures its texts in place.
+// body: encoding/json checks each body once, read from a reader limited to
+// 32 MB, and the decoders measure its texts in place.
 package mockllm

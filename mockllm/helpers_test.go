@@ -1,15 +1,19 @@
 package mockllm_test
 
 import (
+	"context"
 	"encoding/json"
+	"errors"
 	"io"
 	"net/http"
 	"net/http/httptest"
 	"strings"
 	"time"
 
+	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/internal/tokens"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
@@ -155,4 +159,67 @@ func statuses(h http.Handler, c call, body string, n int) []int {
 		out[i] = c.send(h, body).Code
 	}
 	return out
+}
+
+// live serves h on a loopback port for one spec and returns its endpoint
+// and a client of its own; both are closed after the spec.
+func live(h http.Handler) (*mockllm.Endpoint, *http.Client) {
+	ep, err := mockllm.Start(h, "127.0.0.1:0")
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	transport := &http.Transport{Proxy: nil}
+	DeferCleanup(func() {
+		Expect(ep.Close()).To(Succeed())
+		transport.CloseIdleConnections()
+	})
+	return ep, &http.Client{Transport: transport}
+}
+
+// post sends body to url in a session and returns the response.
+func post(ctx context.Context, client *http.Client, url, session, body string) (*http.Response, error) {
+	req, err := http.NewRequestWithContext(ctx, http.MethodPost, url, strings.NewReader(body))
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	req.Header.Set("Content-Type", "application/json")
+	if session != "" {
+		req.Header.Set(mockllm.SessionHeader, session)
+	}
+	return client.Do(req)
+}
+
+// readAll reads a response's body and closes it.
+func readAll(resp *http.Response) ([]byte, error) {
+	defer resp.Body.Close()
+	return io.ReadAll(resp.Body)
+}
+
+// gate is a session clock for fault specs: a virtual clock whose hangs
+// say when they begin, with an optional client deadline that a wait past
+// fails, as the harness's does.
+type gate struct {
+	*clock.Virtual
+	hung     chan struct{}
+	deadline time.Time // zero: unknown
+}
+
+func newGate() *gate { return &gate{Virtual: clock.NewVirtual(), hung: make(chan struct{}, 1)} }
+
+var _ mockllm.Waiter = (*gate)(nil)
+
+func (g *gate) Wait(ctx context.Context, d time.Duration) error {
+	if !g.deadline.IsZero() && (d < 0 || g.Now().Add(d).After(g.deadline)) {
+		return errors.New("gate: the client's deadline passed")
+	}
+	if d < 0 {
+		g.hung <- struct{}{}
+		<-ctx.Done()
+		return ctx.Err()
+	}
+	return g.Sleep(ctx, d)
+}
+
+func (g *gate) ClientDeadline() (time.Time, bool) { return g.deadline, !g.deadline.IsZero() }
+
+// faulty is a scenario whose first request gets fault f and the rest a
+// complete answer.
+func faulty(f scenario.Fault) *scenario.Scenario {
+	return newScenario(scenario.Rule{Times: 1, Respond: scenario.Respond{Fault: f}})
 }

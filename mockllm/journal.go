@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"slices"
 	"strconv"
+	"strings"
+	"time"
 )
 
 // Entry is one request as the mock saw and answered it. The journal is a
@@ -37,6 +39,24 @@ type Entry struct {
 	// send, when there was one.
 	RetryCount *int   `json:"retry_count,omitempty"`
 	RequestID  string `json:"request_id"`
+	// Wire is the API the request came in by: "anthropic" (v1/messages)
+	// or "openai" (v1/chat/completions).
+	Wire string `json:"wire"`
+	// Stream is whether the request asked for server-sent events.
+	Stream bool `json:"stream,omitempty"`
+	// Fault is the fault the answer carried, as the scenario writes it
+	// ("reset", "{cut_after: 3}"); Status and Kind say what the client
+	// saw of it: status 0 when no header came (reset, hang, garbage).
+	Fault string `json:"fault,omitempty"`
+	// GapMS is the time since the session's previous request, in
+	// milliseconds (0 for the first).
+	GapMS int64 `json:"gap_ms"`
+	// RetryAfterMS is the wait this answer asked for in its retry-after-ms
+	// or retry-after header, when it asked.
+	RetryAfterMS *int64 `json:"retry_after_ms,omitempty"`
+	// HonoredRetryAfter is, on a request that follows an answer that
+	// asked for a wait, whether the client waited at least that long.
+	HonoredRetryAfter *bool `json:"honored_retry_after,omitempty"`
 }
 
 // The kinds of answer the journal records.
@@ -55,6 +75,10 @@ const (
 	kindRateLimit       = "rate_limit"
 	kindServer          = "server"
 	kindOverloaded      = "overloaded"
+	// What a fault leaves the client with.
+	kindConnection = "connection" // reset, garbage, a cut body or stream
+	kindMalformed  = "malformed"  // a 200 whose JSON is broken
+	kindEmpty      = "empty"      // a 200 with no body, or a stream with no event
 )
 
 // errorKind labels an error answer the way a classifier reading every
@@ -152,12 +176,14 @@ func (j *journal) entries() []Entry {
 	return entriesOf(j.appendTo(nil))
 }
 
-// entriesOf copies records out as entries, each with its own RetryCount.
+// entriesOf copies records out as entries, each with its own pointers.
 func entriesOf(recs []record) []Entry {
 	out := make([]Entry, len(recs))
 	for i := range recs {
 		out[i] = recs[i].Entry
-		out[i].RetryCount = copyInt(recs[i].RetryCount)
+		out[i].RetryCount = copyPtr(recs[i].RetryCount)
+		out[i].RetryAfterMS = copyPtr(recs[i].RetryAfterMS)
+		out[i].HonoredRetryAfter = copyPtr(recs[i].HonoredRetryAfter)
 	}
 	return out
 }
@@ -177,10 +203,39 @@ func mergeJournal(recs []record) []Entry {
 	return entriesOf(recs)
 }
 
-func copyInt(p *int) *int {
+func copyPtr[T any](p *T) *T {
 	if p == nil {
 		return nil
 	}
 	v := *p
 	return &v
+}
+
+// retryAfterOf reads the wait a rule's headers ask for: retry-after-ms
+// (milliseconds), else retry-after (seconds, or an HTTP date, read against
+// now). ok is false when they ask for none.
+func retryAfterOf(headers map[string]string, now time.Time) (d time.Duration, ok bool) {
+	if len(headers) == 0 {
+		return 0, false
+	}
+	var ms, secs string
+	for k, v := range headers {
+		switch strings.ToLower(k) {
+		case "retry-after-ms":
+			ms = v
+		case "retry-after":
+			secs = v
+		}
+	}
+	if f, err := strconv.ParseFloat(strings.TrimSpace(ms), 64); err == nil && f >= 0 && f < 1e12 {
+		return time.Duration(f * float64(time.Millisecond)), true
+	}
+	secs = strings.TrimSpace(secs)
+	if f, err := strconv.ParseFloat(secs, 64); err == nil && f >= 0 && f < 1e9 {
+		return time.Duration(f * float64(time.Second)), true
+	}
+	if t, err := http.ParseTime(secs); err == nil {
+		return max(0, t.Sub(now)), true
+	}
+	return 0, false
 }

@@ -41,14 +41,16 @@ var _ = Describe("the journal", func() {
 
 		es := srv.Entries(scName, "s")
 		Expect(es).To(HaveLen(3))
-		zero := 0
+		zero, twoSeconds := 0, int64(2000)
 		Expect(es[0]).To(Equal(mockllm.Entry{
 			Scenario: scName, Session: "s", N: 1, TimeMS: 0, Purpose: "turn", Attempt: 1,
 			Model: "sonnet", MaxTokens: 30, InputTokens: 120, OutputTokens: 0,
 			Status: 429, Kind: "rate_limit", RetryCount: &zero, RequestID: w.Header().Get("request-id"),
+			Wire: "anthropic", RetryAfterMS: &twoSeconds,
 		}))
 		Expect(es[1]).To(MatchFields(IgnoreExtras, Fields{
-			"N": Equal(2), "TimeMS": Equal(int64(2500)), "Purpose": Equal("turn"), "Attempt": Equal(2),
+			"N": Equal(2), "TimeMS": Equal(int64(2500)), "GapMS": Equal(int64(2500)), "HonoredRetryAfter": PointTo(BeTrue()),
+			"Purpose": Equal("turn"), "Attempt": Equal(2),
 			"Status": Equal(200), "Kind": Equal("truncated"), "OutputTokens": Equal(30),
 			"StopReason": Equal("max_tokens"), "RetryCount": PointTo(Equal(1)),
 		}))

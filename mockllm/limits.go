@@ -8,18 +8,34 @@ import (
 )
 
 // unknownModel is the real API's answer to a model it does not serve.
-func unknownModel(name string) *apiError {
+func unknownModel(wr wire, name string) *apiError {
+	if wr == openaiWire {
+		return &apiError{
+			status: http.StatusNotFound, typ: "invalid_request_error", code: "model_not_found", kind: kindNotFound,
+			msg: "The model `" + name + "` does not exist or you do not have access to it.",
+		}
+	}
 	return &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: "model: " + name, kind: kindNotFound}
 }
 
 // checkLimits applies a model's limits, which hold whatever the script
-// says, worded as the real API words them. A zero limit is no limit.
+// says, worded as the real API of the wire words them. A zero limit is no
+// limit. An OpenAI request without max_tokens asks for no output budget:
+// only its input is checked against the window.
 //
 // The order is the real API's: an output budget above the model's maximum
 // first; then the input alone over the window; then input plus max_tokens
 // over it.
-func checkLimits(name string, m scenario.Model, input, maxTokens int) *apiError {
+func checkLimits(wr wire, name string, m scenario.Model, q *request) *apiError {
+	input, maxTokens := q.inputTokens(), q.maxTokens
 	if m.MaxOutput > 0 && maxTokens > m.MaxOutput {
+		if wr == openaiWire {
+			e := invalidRequest(fmt.Sprintf(
+				"%s is too large: %d. This model supports at most %d completion tokens, whereas you provided %d.",
+				q.maxTokensKey, maxTokens, m.MaxOutput, maxTokens))
+			e.param = q.maxTokensKey
+			return e
+		}
 		return invalidRequest(fmt.Sprintf(
 			"max_tokens: %d > %d, which is the maximum allowed number of output tokens for %s",
 			maxTokens, m.MaxOutput, name))
@@ -27,10 +43,19 @@ func checkLimits(name string, m scenario.Model, input, maxTokens int) *apiError 
 	if m.ContextWindow <= 0 {
 		return nil
 	}
-	if input > m.ContextWindow {
+	switch {
+	case input > m.ContextWindow && wr == openaiWire:
+		return openaiOverflow(fmt.Sprintf(
+			"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. "+
+				"Please reduce the length of the messages.", m.ContextWindow, input))
+	case input > m.ContextWindow:
 		return contextOverflow(fmt.Sprintf("prompt is too long: %d tokens > %d maximum", input, m.ContextWindow))
-	}
-	if input+maxTokens > m.ContextWindow {
+	case input+maxTokens > m.ContextWindow && wr == openaiWire:
+		return openaiOverflow(fmt.Sprintf(
+			"This model's maximum context length is %d tokens. However, you requested %d tokens "+
+				"(%d in the messages, %d in the completion). Please reduce the length of the messages or completion.",
+			m.ContextWindow, input+maxTokens, input, maxTokens))
+	case input+maxTokens > m.ContextWindow:
 		return contextOverflow(fmt.Sprintf(
 			"input length and `max_tokens` exceed context limit: %d + %d > %d, decrease input length or `max_tokens` and try again",
 			input, maxTokens, m.ContextWindow))
@@ -41,5 +66,11 @@ func checkLimits(name string, m scenario.Model, input, maxTokens int) *apiError 
 func contextOverflow(msg string) *apiError {
 	e := invalidRequest(msg)
 	e.kind = kindContextOverflow
+	return e
+}
+
+func openaiOverflow(msg string) *apiError {
+	e := contextOverflow(msg)
+	e.param, e.code = "messages", "context_length_exceeded"
 	return e
 }

@@ -27,13 +27,22 @@ const (
 )
 
 const (
-	defaultSession = "default"
-	messagesPath   = "/v1/messages"
+	defaultSession  = "default"
+	messagesPath    = "/v1/messages"
+	completionsPath = "/v1/chat/completions"
+	// maxSessions bounds the sessions a server keeps, so that a client
+	// inventing session names cannot exhaust its memory; past it, a new
+	// session is refused until /_faultbench/reset.
+	maxSessions = 10000
+	// maxSessionName bounds the X-Faultbench-Session header.
+	maxSessionName = 200
 )
 
-// Server is the mock LLM: an http.Handler serving the Anthropic Messages
-// API for each scenario at /<scenario>/v1/messages. It is safe for
-// concurrent use by many sessions at once.
+// Server is the mock LLM: an http.Handler serving, for each scenario, the
+// Anthropic Messages API at /<scenario>/v1/messages and OpenAI's Chat
+// Completions at /<scenario>/v1/chat/completions, and its journal at
+// /_faultbench/journal. It is safe for concurrent use by many sessions at
+// once.
 type Server struct {
 	clock     Clock
 	scenarios map[string]*served // read-only after New
@@ -138,7 +147,7 @@ func (s *Server) Reset() {
 }
 
 // session returns the session of a request, making it on first use with
-// the server's clock.
+// the server's clock; nil when the server holds maxSessions already.
 func (s *Server) session(sc *served, name, session string) *session {
 	key := sessionKey{name, session}
 	s.mu.RLock()
@@ -150,19 +159,27 @@ func (s *Server) session(sc *served, name, session string) *session {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if sess = s.sessions[key]; sess == nil {
+		if len(s.sessions) >= maxSessions {
+			return nil
+		}
 		sess = newSession(sc, session, s.clock, &s.seq)
 		s.sessions[key] = sess
 	}
 	return sess
 }
 
-// ServeHTTP routes POST /<scenario>/v1/messages to the scenario's session
-// named by SessionHeader. Any other path, or an unknown scenario, is a 404
-// with the Anthropic error envelope; another method on the messages path
-// is a 405.
+// ServeHTTP routes POST /<scenario>/v1/messages (Anthropic) and POST
+// /<scenario>/v1/chat/completions (OpenAI) to the scenario's session named
+// by SessionHeader, and /_faultbench/ to the journal and reset. Any other
+// path, or an unknown scenario, is a 404 in the wire's error shape;
+// another method on an API path is a 405.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
+	if strings.HasPrefix(r.URL.Path, adminPrefix) {
+		s.admin(w, r)
+		return
+	}
 	sessName := header(r.Header, SessionHeader, defaultSession)
-	name, ok := route(r.URL.Path)
+	name, wr, ok := route(r.URL.Path)
 	var sc *served
 	if ok {
 		sc = s.scenarios[name]
@@ -172,15 +189,15 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if ok {
 			msg = fmt.Sprintf("Not found: no scenario %q", name)
 		}
-		rp := reply{
-			err:       &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: msg, kind: kindNotFound},
-			requestID: requestID(r.URL.Path, sessName, 0),
-		}
-		rp.write(w)
+		reject(w, r, notFound(msg, wr), wr, requestID(r.URL.Path, sessName, 0))
+		return
+	}
+	if len(sessName) > maxSessionName {
+		reject(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, requestID(name, "", 0))
 		return
 	}
 
-	in := incoming{purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
+	in := incoming{wire: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
 	switch {
 	case r.Method != http.MethodPost:
 		w.Header()["Allow"] = []string{http.MethodPost}
@@ -188,19 +205,39 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case purposeIndex(in.purpose) < 0:
 		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, in.purpose, purposeTurn, purposeRepair))
 	default:
-		in.rejected = decodeBody(w, r, &in.req)
+		in.rejected = decodeBody(w, r, &in.req, wr)
 	}
-	rp := s.session(sc, name, sessName).serve(&in)
-	rp.write(w)
+	sess := s.session(sc, name, sessName)
+	if sess == nil {
+		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
+		reject(w, r, e, wr, requestID(name, sessName, 0))
+		return
+	}
+	rp := sess.serve(&in)
+	rp.write(w, r)
 }
 
-// route splits "/<scenario>/v1/messages" into the scenario's name.
-func route(path string) (string, bool) {
+// reject answers a request that reaches no session, so is not journaled.
+func reject(w http.ResponseWriter, r *http.Request, e *apiError, wr wire, id string) {
+	rp := reply{wire: wr, err: e, requestID: id}
+	rp.write(w, r)
+}
+
+// route splits "/<scenario>/v1/messages" or
+// "/<scenario>/v1/chat/completions" into the scenario's name and the wire.
+// A path that is neither is Anthropic's to answer.
+func route(path string) (string, wire, bool) {
+	wr := anthropicWire
 	name, ok := strings.CutSuffix(path, messagesPath)
-	if !ok || len(name) < 2 || name[0] != '/' {
-		return "", false
+	if !ok {
+		if name, ok = strings.CutSuffix(path, completionsPath); ok {
+			wr = openaiWire
+		}
 	}
-	return name[1:], true
+	if !ok || len(name) < 2 || name[0] != '/' {
+		return "", wr, false
+	}
+	return name[1:], wr, true
 }
 
 // header returns the first value of a header (key in canonical form), or

@@ -1,7 +1,6 @@
 package mockllm
 
 import (
-	"net/http"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -54,6 +53,9 @@ type session struct {
 	n        int    // requests taken
 	attempts [2]int // requests per purpose: turn, repair
 	uses     []int  // answers given, per rule
+	last     time.Duration
+	asked    time.Duration // the wait the last answer asked for
+	hasAsked bool
 	records  journal
 }
 
@@ -64,6 +66,7 @@ func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64) *sessi
 // incoming is a request as the server hands it to its session: decoded, or
 // already rejected.
 type incoming struct {
+	wire       wire
 	req        request
 	rejected   *apiError // a bad method, purpose header or body
 	purpose    string
@@ -84,8 +87,8 @@ func purposeIndex(p string) int {
 
 // serve takes one request: it numbers it, runs the model check, the limits
 // and the script, and journals it, all under the session's lock so that
-// concurrent requests of one session see a consistent order. The reply is
-// written after the lock is released.
+// concurrent requests of one session see a consistent order. The reply
+// (and any wait it holds) is written after the lock is released.
 func (s *session) serve(in *incoming) reply {
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -101,16 +104,23 @@ func (s *session) serve(in *incoming) reply {
 		attempt = s.attempts[i]
 	}
 	sc := s.scenario.sc
-	rp := reply{requestID: requestID(sc.Name, s.name, s.n)}
-	switch {
-	case in.rejected != nil:
-		rp.err = in.rejected
-	default:
-		s.answer(&rp, &in.req, in.purpose, attempt, t)
+	rp := reply{
+		wire: in.wire, stream: in.req.stream, usage: in.req.includeUsage, input: in.req.inputTokens(),
+		requestID: requestID(sc.Name, s.name, s.n), created: now.Unix(), clock: s.clock,
 	}
+	if in.rejected != nil {
+		rp.err = in.rejected
+	} else {
+		s.answer(&rp, &in.req, in.purpose, attempt, t, now)
+	}
+	s.record(&rp, in, attempt, t, now)
+	return rp
+}
 
+// record journals a request and what it got.
+func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, now time.Time) {
 	e := Entry{
-		Scenario:    sc.Name,
+		Scenario:    s.scenario.sc.Name,
 		Session:     s.name,
 		N:           s.n,
 		TimeMS:      t.Milliseconds(),
@@ -120,58 +130,108 @@ func (s *session) serve(in *incoming) reply {
 		MaxTokens:   in.req.maxTokens,
 		InputTokens: in.req.inputTokens(),
 		Status:      rp.status(),
+		Kind:        rp.kind(),
 		RetryCount:  in.retryCount,
 		RequestID:   rp.requestID,
+		Wire:        in.wire.String(),
+		Stream:      in.req.stream,
 	}
-	if rp.err != nil {
-		e.Kind = rp.err.kind
-	} else {
+	if !rp.fault.IsZero() {
+		e.Fault = rp.fault.String()
+		if w, ok := s.clock.(Waiter); ok {
+			if deadline, known := w.ClientDeadline(); known {
+				e.Status, e.Kind = rp.outlasted(now, deadline, e.Status, e.Kind)
+			}
+		}
+	}
+	if rp.err == nil && e.Status == 200 {
 		e.OutputTokens, e.StopReason = rp.ans.output, rp.ans.stop
-		e.Kind = kindOK
-		if rp.ans.stop == "max_tokens" {
-			e.Kind = kindTruncated
+		if in.wire == openaiWire {
+			e.StopReason = finishReason(rp.ans.stop)
+		}
+	}
+	if s.n > 1 {
+		gap := t - s.last
+		e.GapMS = gap.Milliseconds()
+		if s.hasAsked {
+			honored := gap >= s.asked
+			e.HonoredRetryAfter = &honored
+		}
+	}
+	s.last, s.hasAsked = t, false
+	if rp.err != nil {
+		if d, ok := retryAfterOf(rp.headers, now); ok {
+			ms := d.Milliseconds()
+			e.RetryAfterMS, s.asked, s.hasAsked = &ms, d, true
 		}
 	}
 	s.records.add(record{seq: s.seq.Add(1), Entry: e})
-	return rp
 }
 
 // answer decides the reply to a decoded request: an unknown model, then the
 // model's limits, then the first rule of the script that matches and is
 // not used up, else a complete answer. A rule answers with its error when
-// it has a status of 400 or more and not ok; otherwise (ok, or only
-// headers) with a complete answer. Its headers go on either.
-func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t time.Duration) {
+// it has a status of 400 or more and not ok; with its fault when it has
+// one; otherwise (ok, or only headers) with a complete answer. Its headers
+// go on any of them.
+func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t time.Duration, now time.Time) {
 	sc := s.scenario.sc
 	m, ok := sc.Models[q.model]
 	if !ok {
-		rp.err = unknownModel(q.model)
+		rp.err = unknownModel(rp.wire, q.model)
 		return
 	}
-	if err := checkLimits(q.model, m, q.inputTokens(), q.maxTokens); err != nil {
+	if err := checkLimits(rp.wire, q.model, m, q); err != nil {
 		rp.err = err
 		return
 	}
-	i := s.match(q.model, purpose, attempt, t)
-	if i >= 0 {
+	if i := s.match(q.model, purpose, attempt, t); i >= 0 {
 		s.uses[i]++
 		r := &sc.Script[i].Respond
 		rp.headers = r.Headers
-		if !r.OK && r.Status >= 400 {
-			rp.err = scripted(r.Status, r.Type, r.Message)
+		switch {
+		case !r.OK && r.Status >= 400:
+			rp.wait, _ = retryAfterOf(r.Headers, now)
+			rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, q.model, rp.wait)
 			return
+		case !r.Fault.IsZero():
+			rp.fault = r.Fault
+			if r.Fault.Kind == scenario.FaultError {
+				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0)
+				if !q.stream {
+					// No stream to fail in: the error comes as its status.
+					rp.err = failure
+					rp.fault = scenario.Fault{Dribble: r.Fault.Dribble, Delay: r.Fault.Delay}
+					return
+				}
+				rp.failure = failure
+			}
 		}
 	}
+	s.compose(rp, q, m, purpose)
+}
+
+// compose fills a complete answer: the turn's answer, or a repair call's
+// summary, cut at max_tokens (without max_tokens, an OpenAI request is cut
+// at the model's max_output).
+func (s *session) compose(rp *reply, q *request, m scenario.Model, purpose string) {
+	sc := s.scenario.sc
 	text := s.scenario.answer
 	if purpose == purposeRepair {
 		text = s.scenario.summary
 	}
-	a := answer{
-		id: messageID(sc.Name, s.name, s.n), model: q.model, stop: "end_turn",
-		input: q.inputTokens(), output: tokens.Count(text), text: text,
+	a := answer{model: q.model, stop: "end_turn", input: q.inputTokens(), output: tokens.Count(text), text: text}
+	if rp.wire == openaiWire {
+		a.id = completionID(sc.Name, s.name, s.n)
+	} else {
+		a.id = messageID(sc.Name, s.name, s.n)
 	}
-	if a.output > q.maxTokens {
-		a.text, a.stop, a.output = tokens.Truncate(text, q.maxTokens), "max_tokens", q.maxTokens
+	limit := q.maxTokens
+	if limit == 0 {
+		limit = m.MaxOutput
+	}
+	if limit > 0 && a.output > limit {
+		a.text, a.stop, a.output = tokens.Truncate(text, limit), "max_tokens", limit
 	}
 	rp.ans = a
 }
@@ -222,12 +282,4 @@ func (s *session) appendRecords(dst []record) []record {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.records.appendTo(dst)
-}
-
-// methodNotAllowed answers a request to the messages path that is not a POST.
-func methodNotAllowed(method string) *apiError {
-	return &apiError{
-		status: http.StatusMethodNotAllowed, typ: "invalid_request_error",
-		msg: "Method " + method + " not allowed; use POST", kind: kindInvalidRequest,
-	}
 }

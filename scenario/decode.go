@@ -139,6 +139,10 @@ func (d *decoder) decode(n ast.Node, v reflect.Value, path string) {
 		d.decodeDuration(n, v, path)
 		return
 	}
+	if v.Type() == faultType {
+		d.decodeFault(n, v, path)
+		return
+	}
 	switch v.Kind() {
 	case reflect.Struct:
 		d.decodeStruct(n, v, path)

@@ -32,6 +32,15 @@ type Turn struct {
 	Messages     []MessageGroup `yaml:"messages"`
 	// AnswerTokens is how many output tokens a complete answer needs.
 	AnswerTokens int `yaml:"answer_tokens"`
+	// Stream makes the harness send the turn with "stream": true, so the
+	// answer comes as server-sent events (and a fault can strike mid-way).
+	Stream bool `yaml:"stream"`
+	// Background marks the turn as one the caller can do without: a
+	// strategy that sheds load drops it on the first overload.
+	Background bool `yaml:"background"`
+	// AuthRefresh says the caller can renew its credentials: the harness
+	// gives the engine a refresh hook, which a 401 may call once.
+	AuthRefresh bool `yaml:"auth_refresh"`
 }
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.
@@ -68,14 +77,18 @@ type When struct {
 	Purpose string `yaml:"purpose"`
 }
 
-// Respond is what a rule answers.
+// Respond is what a rule answers: exactly one of OK, Status and Fault.
 type Respond struct {
 	// OK answers with a complete answer of the turn's answer_tokens (or
 	// the compaction's summary_tokens for a repair call).
-	OK      bool              `yaml:"ok"`
-	Status  int               `yaml:"status"`
-	Type    string            `yaml:"type"`
-	Message string            `yaml:"message"`
+	OK     bool `yaml:"ok"`
+	Status int  `yaml:"status"`
+	// Type and Message word the error of a Status, or the error event of a
+	// Fault with error_after; empty takes the real API's default.
+	Type    string `yaml:"type"`
+	Message string `yaml:"message"`
+	// Fault answers with a transport or stream fault: see Fault.
+	Fault   Fault             `yaml:"fault"`
 	Headers map[string]string `yaml:"headers"`
 }
 

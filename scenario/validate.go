@@ -205,20 +205,29 @@ func (v *validator) rule(s *Scenario, path string, r Rule) {
 }
 
 func (v *validator) respond(path string, r Respond) {
+	given := 0
+	for _, set := range []bool{r.OK, r.Status != 0, !r.Fault.IsZero()} {
+		if set {
+			given++
+		}
+	}
 	switch {
-	case r.OK && r.Status != 0:
-		v.errorf(path, "takes either ok: true or a status, not both")
-	case !r.OK && r.Status == 0:
-		v.errorf(path, "required: ok: true, or a status such as 529")
+	case given > 1:
+		v.errorf(path, "takes one of ok: true, a status or a fault, not %s", describeRespond(r))
+	case given == 0:
+		v.errorf(path, "required: ok: true, a status such as 529, or a fault such as reset")
 	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
 		v.errorf(path+".status", "must be an error status, 400 to 599, got %d", r.Status)
 	}
-	if r.Status == 0 {
+	if !r.Fault.IsZero() {
+		v.fault(path+".fault", r.Fault)
+	}
+	if r.Status == 0 && r.Fault.Kind != FaultError {
 		if r.Type != "" {
-			v.errorf(path+".type", "only goes with a status")
+			v.errorf(path+".type", "only goes with a status, or a fault with error_after")
 		}
 		if r.Message != "" {
-			v.errorf(path+".message", "only goes with a status")
+			v.errorf(path+".message", "only goes with a status, or a fault with error_after")
 		}
 	}
 	seen := map[string]string{}

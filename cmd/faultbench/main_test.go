@@ -49,7 +49,7 @@ func TestRunJSONFollowsTheContract(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Seed != 3 || len(doc.Results) != 2 {
+	if doc.Seed != 3 || len(doc.Results) != len(presetNames()) {
 		t.Fatalf("seed %d, %d results", doc.Seed, len(doc.Results))
 	}
 	keys := []string{"scenario", "strategy", "outcome", "attempts", "repair_calls", "wait_ms", "submitted_input_tokens",

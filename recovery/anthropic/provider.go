@@ -27,6 +27,7 @@ const DefaultRequestTimeout = 10 * time.Minute
 // concurrent use.
 type Provider struct {
 	client anthropic.Client
+	stream bool // send with "stream": true (stream.go)
 	// perRequest compute options from each request, in the order they were
 	// added.
 	perRequest []func(recovery.Request) []option.RequestOption
@@ -76,12 +77,18 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 		opts = append(opts, f(req)...)
 	}
 	opts = append(opts, option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
+	if p.stream {
+		return p.sendStream(ctx, params, opts, &httpResp)
+	}
 
 	msg, err := p.client.Messages.New(ctx, params, opts...)
 	if err != nil {
 		var sdkErr *anthropic.Error
 		if errors.As(err, &sdkErr) {
 			return nil, apiError(sdkErr)
+		}
+		if httpResp != nil { // the status came, the body did not make sense
+			return nil, bodyError(httpResp, err)
 		}
 		return nil, fmt.Errorf("anthropic: %w", err)
 	}

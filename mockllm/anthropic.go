@@ -1,0 +1,120 @@
+package mockllm
+
+import "strconv"
+
+// The Anthropic Messages API wire format: the error envelope, the message,
+// and the events of a stream.
+
+// appendError appends the Anthropic error envelope.
+func appendError(b []byte, e *apiError, requestID string) []byte {
+	b = append(b, `{"type":"error","error":{"type":`...)
+	b = appendString(b, e.typ)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.msg)
+	b = append(b, `},"request_id":`...)
+	b = appendString(b, requestID)
+	return append(b, '}')
+}
+
+// appendAnswer appends a Messages API message: one text block, then a
+// tool_use block per tool call.
+func appendAnswer(b []byte, a *answer) []byte {
+	b = append(b, `{"id":`...)
+	b = appendString(b, a.id)
+	b = append(b, `,"type":"message","role":"assistant","model":`...)
+	b = appendString(b, a.model)
+	b = append(b, `,"content":[{"type":"text","text":`...)
+	b = appendString(b, a.text)
+	b = append(b, '}')
+	for i := range a.tools {
+		t := &a.tools[i]
+		b = append(b, `,{"type":"tool_use","id":`...)
+		b = appendString(b, t.id)
+		b = append(b, `,"name":`...)
+		b = appendString(b, t.name)
+		b = append(b, `,"input":`...)
+		b = append(b, t.input...)
+		b = append(b, '}')
+	}
+	b = append(b, `],"stop_reason":`...)
+	b = appendString(b, a.stop)
+	b = append(b, `,"stop_sequence":null,"usage":`...)
+	return append(appendUsage(b, a), '}')
+}
+
+func appendUsage(b []byte, a *answer) []byte {
+	b = append(b, `{"input_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.input), 10)
+	b = append(b, `,"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.output), 10)
+	return append(b, '}')
+}
+
+// anthropicEvents appends the events of a streamed answer, in the order
+// the real API sends them: message_start; per block content_block_start,
+// its deltas and content_block_stop, with a ping after the first block's
+// start; message_delta with the stop reason and the cumulative usage;
+// message_stop.
+func (r *reply) anthropicEvents(ev *events) {
+	a := &r.ans
+	b := ev.begin("message_start")
+	b = append(b, `{"type":"message_start","message":{"id":`...)
+	b = appendString(b, a.id)
+	b = append(b, `,"type":"message","role":"assistant","model":`...)
+	b = appendString(b, a.model)
+	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.input), 10)
+	ev.end(append(b, `,"output_tokens":1}}}`...))
+
+	blockStart(ev, 0, `{"type":"text","text":""}`)
+	ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
+	chunks(a.text, func(s string) { delta(ev, 0, `{"type":"text_delta","text":`, s) })
+	blockStop(ev, 0)
+	for i := range a.tools {
+		t := &a.tools[i]
+		b := ev.begin("content_block_start")
+		b = append(b, `{"type":"content_block_start","index":`...)
+		b = strconv.AppendInt(b, int64(i+1), 10)
+		b = append(b, `,"content_block":{"type":"tool_use","id":`...)
+		b = appendString(b, t.id)
+		b = append(b, `,"name":`...)
+		b = appendString(b, t.name)
+		ev.end(append(b, `,"input":{}}}`...))
+		chunks(t.input, func(s string) { delta(ev, i+1, `{"type":"input_json_delta","partial_json":`, s) })
+		blockStop(ev, i+1)
+	}
+
+	b = ev.begin("message_delta")
+	b = append(b, `{"type":"message_delta","delta":{"stop_reason":`...)
+	b = appendString(b, a.stop)
+	b = append(b, `,"stop_sequence":null},"usage":`...)
+	ev.end(append(appendUsage(b, a), '}'))
+	ev.end(append(ev.begin("message_stop"), `{"type":"message_stop"}`...))
+}
+
+func blockStart(ev *events, index int, block string) {
+	b := ev.begin("content_block_start")
+	b = append(b, `{"type":"content_block_start","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"content_block":`...)
+	ev.end(append(append(b, block...), '}'))
+}
+
+// delta appends a content_block_delta whose delta is head, the text s as
+// a JSON string, and the closing brace.
+func delta(ev *events, index int, head, s string) {
+	b := ev.begin("content_block_delta")
+	b = append(b, `{"type":"content_block_delta","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	b = append(b, `,"delta":`...)
+	b = append(b, head...)
+	b = appendString(b, s)
+	ev.end(append(b, `}}`...))
+}
+
+func blockStop(ev *events, index int) {
+	b := ev.begin("content_block_stop")
+	b = append(b, `{"type":"content_block_stop","index":`...)
+	b = strconv.AppendInt(b, int64(index), 10)
+	ev.end(append(b, '}'))
+}

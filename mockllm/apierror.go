@@ -1,0 +1,138 @@
+package mockllm
+
+import (
+	"net/http"
+	"time"
+)
+
+// apiError is an error answer: the status, the envelope's type and
+// message, and the kind the journal records. param and code are OpenAI's
+// (empty is null); the Anthropic envelope has neither.
+type apiError struct {
+	status int
+	typ    string
+	msg    string
+	kind   string
+	param  string
+	code   string
+}
+
+func invalidRequest(msg string) *apiError {
+	return &apiError{status: http.StatusBadRequest, typ: "invalid_request_error", msg: msg, kind: kindInvalidRequest}
+}
+
+// errTooLarge is the answer to a body over 32 MB.
+func errTooLarge(wr wire) *apiError {
+	e := &apiError{
+		status: http.StatusRequestEntityTooLarge, typ: "request_too_large",
+		msg: "Request exceeds the maximum allowed number of bytes.", kind: kindRequestTooLarge,
+	}
+	if wr == openaiWire {
+		e.typ, e.code = "invalid_request_error", "request_too_large"
+	}
+	return e
+}
+
+// notFound is the answer to a path or scenario the mock does not serve.
+func notFound(msg string, wr wire) *apiError {
+	e := &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: msg, kind: kindNotFound}
+	if wr == openaiWire {
+		e.typ, e.code = "invalid_request_error", "unknown_url"
+	}
+	return e
+}
+
+// methodNotAllowed answers a request to an API path that is not a POST.
+func methodNotAllowed(method string) *apiError {
+	return &apiError{
+		status: http.StatusMethodNotAllowed, typ: "invalid_request_error",
+		msg: "Method " + method + " not allowed; use POST", kind: kindInvalidRequest,
+	}
+}
+
+// scripted builds the error a rule answers with: the rule's type and
+// message, or the real API's defaults for the status on the wire. wait is
+// what the rule's headers ask a client to wait (0: nothing), which
+// OpenAI's rate-limit message repeats.
+func scripted(wr wire, status int, typ, msg, model string, wait time.Duration) *apiError {
+	if wr == openaiWire {
+		return openaiScripted(status, typ, msg, model, wait)
+	}
+	dt, dm := defaultError(status)
+	if typ == "" {
+		typ = dt
+	}
+	if msg == "" {
+		msg = dm
+	}
+	return &apiError{status: status, typ: typ, msg: msg, kind: errorKind(status, typ, msg)}
+}
+
+// statusOfType is the status the real API sends an error type with: the
+// status of an SSE error event's error when a request that does not
+// stream meets it.
+func statusOfType(typ string) int {
+	switch typ {
+	case "", "overloaded_error":
+		return 529
+	case "invalid_request_error":
+		return 400
+	case "authentication_error":
+		return 401
+	case "billing_error":
+		return 402
+	case "permission_error":
+		return 403
+	case "not_found_error":
+		return 404
+	case "timeout_error":
+		return 408
+	case "conflict_error":
+		return 409
+	case "request_too_large":
+		return 413
+	case "rate_limit_error":
+		return 429
+	}
+	return 500
+}
+
+// defaultError is the envelope type and message the real Anthropic API
+// sends with a status.
+func defaultError(status int) (typ, msg string) {
+	switch status {
+	case 400:
+		return "invalid_request_error", "Invalid request"
+	case 401:
+		return "authentication_error", "invalid x-api-key"
+	case 402:
+		return "billing_error", "Your credit balance is too low to access the Anthropic API. Please go to Plans & Billing to upgrade or purchase credits."
+	case 403:
+		return "permission_error", "Your API key does not have permission to use the specified resource."
+	case 404:
+		return "not_found_error", "Not found"
+	case 408:
+		return "timeout_error", "Request timed out"
+	case 409:
+		return "conflict_error", "Conflict"
+	case 413:
+		return "request_too_large", "Request exceeds the maximum allowed number of bytes."
+	case 429:
+		return "rate_limit_error", "Number of requests has exceeded your rate limit. Please try again later."
+	case 500:
+		return "api_error", "Internal server error"
+	case 529:
+		return "overloaded_error", "Overloaded"
+	}
+	msg = http.StatusText(status)
+	if status >= 500 {
+		if msg == "" {
+			msg = "Internal server error"
+		}
+		return "api_error", msg
+	}
+	if msg == "" {
+		msg = "Invalid request"
+	}
+	return "invalid_request_error", msg
+}

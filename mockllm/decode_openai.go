@@ -1,0 +1,352 @@
+package mockllm
+
+import "fmt"
+
+// The OpenAI Chat Completions request: model, max_tokens (or
+// max_completion_tokens), stream, stream_options.include_usage and
+// messages. Every text counts by the token rule: a message's content (a
+// string, or its text and refusal parts), and the arguments of its tool
+// calls; system and developer messages are the system prompt. Errors are
+// worded as OpenAI words them, with the parameter at fault and a code.
+
+// openaiUnparsable is OpenAI's answer to a body that is not JSON.
+func openaiUnparsable() *apiError {
+	return invalidRequest("We could not parse the JSON body of your request. (HINT: This likely means you aren't using your " +
+		"HTTP library correctly. The OpenAI API expects a JSON payload, but what was sent was not valid JSON. If you have " +
+		"trouble figuring out how to fix this, please contact us through our help center at help.openai.com.)")
+}
+
+// openaiParam is a 400 about one parameter.
+func openaiParam(param, code, msg string) *apiError {
+	e := invalidRequest(msg)
+	e.param, e.code = param, code
+	return e
+}
+
+func openaiMissing(param string) *apiError {
+	return openaiParam(param, "missing_required_parameter", "Missing required parameter: '"+param+"'.")
+}
+
+// openaiType is a parameter of the wrong type; s stands at its value.
+func openaiType(s *scanner, param, want string) *apiError {
+	return openaiParam(param, "invalid_type",
+		fmt.Sprintf("Invalid type for '%s': expected %s, but got %s instead.", param, want, jsonKind(s)))
+}
+
+// jsonKind names the kind of the value s stands at, as OpenAI's messages
+// do, without consuming it.
+func jsonKind(s *scanner) string {
+	switch c := s.peek(); {
+	case c == '"':
+		return "a string"
+	case c == '{':
+		return "an object"
+	case c == '[':
+		return "an array"
+	case c == 't' || c == 'f':
+		return "a boolean"
+	case c == 'n':
+		return "null"
+	}
+	at := s.i
+	_, isInt := integer(s.literal())
+	s.i = at
+	if isInt {
+		return "an integer"
+	}
+	return "a decimal number"
+}
+
+// walkChat walks a chat completion request that encoding/json has read
+// and checked. It keeps nothing of b but the model's name.
+func (q *request) walkChat(b []byte) *apiError {
+	s := &scanner{b: b}
+	if s.peek() != '{' {
+		return openaiParam("", "invalid_type", fmt.Sprintf("Invalid type for body: expected an object, but got %s instead.", jsonKind(s)))
+	}
+	s.enter()
+	for s.more() {
+		var err *apiError
+		switch k := s.key(); string(k) {
+		case "model":
+			if s.peek() != '"' {
+				return openaiType(s, "model", "a string")
+			}
+			raw, _ := s.str()
+			q.model, q.hasModel = unquote(raw), true
+		case "max_tokens":
+			err = q.readChatMaxTokens(s, "max_tokens")
+		case "max_completion_tokens":
+			err = q.readChatMaxTokens(s, "max_completion_tokens")
+		case "stream":
+			switch s.peek() {
+			case 't':
+				q.stream = true
+			case 'f', 'n':
+				q.stream = false
+			default:
+				return openaiType(s, "stream", "a boolean")
+			}
+			s.literal()
+		case "stream_options":
+			err = q.readStreamOptions(s)
+		case "messages":
+			err = q.readChatMessages(s)
+		default:
+			s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+func (q *request) readChatMaxTokens(s *scanner, key string) *apiError {
+	if s.isNull() {
+		return nil
+	}
+	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+		return openaiType(s, key, "an integer")
+	}
+	at := s.i
+	n, ok := integer(s.literal())
+	if !ok {
+		s.i = at
+		return openaiType(s, key, "an integer")
+	}
+	q.maxTokens, q.hasMaxTokens, q.maxTokensKey = n, true, key
+	return nil
+}
+
+func (q *request) readStreamOptions(s *scanner) *apiError {
+	if s.isNull() {
+		return nil
+	}
+	if s.peek() != '{' {
+		return openaiType(s, "stream_options", "an object")
+	}
+	s.enter()
+	for s.more() {
+		if string(s.key()) != "include_usage" {
+			s.skip()
+			continue
+		}
+		switch s.peek() {
+		case 't':
+			q.includeUsage = true
+		case 'f', 'n':
+			q.includeUsage = false
+		default:
+			return openaiType(s, "stream_options.include_usage", "a boolean")
+		}
+		s.literal()
+	}
+	q.streamOptions = true
+	return nil
+}
+
+func (q *request) readChatMessages(s *scanner) *apiError {
+	if s.peek() != '[' {
+		return openaiType(s, "messages", "an array")
+	}
+	q.hasMessages = true
+	q.messages, q.systemTokens, q.messageTokens = 0, 0, 0 // the last of a repeated key wins
+	s.enter()
+	for i := 0; s.more(); i++ {
+		if err := q.readChatMessage(s, i); err != nil {
+			return err
+		}
+		q.messages++
+	}
+	return nil
+}
+
+func (q *request) readChatMessage(s *scanner, i int) *apiError {
+	if s.peek() != '{' {
+		return openaiType(s, fmt.Sprintf("messages[%d]", i), "an object")
+	}
+	s.enter()
+	var (
+		role                []byte
+		hasRole, hasContent bool
+		content, calls      int // tokens; the last of a repeated key wins
+	)
+	for s.more() {
+		var err *apiError
+		switch k := s.key(); string(k) {
+		case "role":
+			if s.peek() != '"' {
+				return openaiType(s, fmt.Sprintf("messages[%d].role", i), "a string")
+			}
+			role, _ = s.stringValue()
+			hasRole = true
+		case "content":
+			hasContent = true
+			content, err = readChatContent(s, i)
+		case "tool_calls":
+			calls, err = readToolCalls(s, i)
+		default:
+			s.skip()
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if !hasRole {
+		return openaiMissing(fmt.Sprintf("messages[%d].role", i))
+	}
+	n := content + calls
+	switch string(role) {
+	case "system", "developer":
+		q.systemTokens += n
+	case "user", "assistant", "tool", "function":
+		q.messageTokens += n
+	default:
+		return openaiParam(fmt.Sprintf("messages[%d].role", i), "invalid_value", fmt.Sprintf(
+			"Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.", role))
+	}
+	if !hasContent && string(role) != "assistant" {
+		return openaiMissing(fmt.Sprintf("messages[%d].content", i))
+	}
+	return nil
+}
+
+// readChatContent reads a message's content: a string, null, or a list of
+// parts whose text and refusal parts count.
+func readChatContent(s *scanner, i int) (int, *apiError) {
+	switch s.peek() {
+	case '"':
+		_, n := s.str()
+		return countBytes(n), nil
+	case 'n':
+		s.literal()
+		return 0, nil
+	case '[':
+	default:
+		return 0, openaiType(s, fmt.Sprintf("messages[%d].content", i), "one of a string or array of objects")
+	}
+	s.enter()
+	total := 0
+	for j := 0; s.more(); j++ {
+		if s.peek() != '{' {
+			return 0, openaiType(s, fmt.Sprintf("messages[%d].content[%d]", i, j), "an object")
+		}
+		s.enter()
+		var (
+			typ           []byte
+			hasType       bool
+			textLen       int
+			hasText       bool
+			refusalLength int
+		)
+		for s.more() {
+			switch k := s.key(); string(k) {
+			case "type":
+				if s.peek() != '"' {
+					return 0, openaiType(s, fmt.Sprintf("messages[%d].content[%d].type", i, j), "a string")
+				}
+				typ, _ = s.stringValue()
+				hasType = true
+			case "text":
+				if s.peek() != '"' {
+					return 0, openaiType(s, fmt.Sprintf("messages[%d].content[%d].text", i, j), "a string")
+				}
+				_, textLen = s.str()
+				hasText = true
+			case "refusal":
+				if s.peek() == '"' {
+					_, refusalLength = s.str()
+				} else {
+					s.skip()
+				}
+			default:
+				s.skip()
+			}
+		}
+		switch {
+		case !hasType:
+			return 0, openaiMissing(fmt.Sprintf("messages[%d].content[%d].type", i, j))
+		case string(typ) == "text" && !hasText:
+			return 0, openaiMissing(fmt.Sprintf("messages[%d].content[%d].text", i, j))
+		case string(typ) == "text":
+			total += countBytes(textLen)
+		case string(typ) == "refusal":
+			total += countBytes(refusalLength)
+		}
+	}
+	return total, nil
+}
+
+// readToolCalls reads an assistant message's tool calls; their arguments
+// count.
+func readToolCalls(s *scanner, i int) (int, *apiError) {
+	if s.isNull() {
+		return 0, nil
+	}
+	if s.peek() != '[' {
+		return 0, openaiType(s, fmt.Sprintf("messages[%d].tool_calls", i), "an array")
+	}
+	s.enter()
+	total := 0
+	for j := 0; s.more(); j++ {
+		if s.peek() != '{' {
+			return 0, openaiType(s, fmt.Sprintf("messages[%d].tool_calls[%d]", i, j), "an object")
+		}
+		s.enter()
+		args := 0 // the last function's last arguments win
+		for s.more() {
+			if string(s.key()) != "function" {
+				s.skip()
+				continue
+			}
+			args = 0
+			if s.peek() != '{' {
+				s.skip()
+				continue
+			}
+			s.enter()
+			for s.more() {
+				if string(s.key()) != "arguments" {
+					s.skip()
+					continue
+				}
+				switch s.peek() {
+				case '"':
+					_, n := s.str()
+					args = countBytes(n)
+				case 'n':
+					s.literal()
+					args = 0
+				default:
+					return 0, openaiType(s, fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments", i, j), "a string")
+				}
+			}
+		}
+		total += args
+	}
+	return total, nil
+}
+
+// validateChat checks the required parameters once the body is walked.
+func (q *request) validateChat() *apiError {
+	switch {
+	case !q.hasModel || q.model == "":
+		return invalidRequest("you must provide a model parameter")
+	case !q.hasMessages:
+		return openaiMissing("messages")
+	case q.messages == 0:
+		return openaiParam("messages", "empty_array",
+			"Invalid 'messages': empty array. Expected an array with minimum length 1, but got an empty array instead.")
+	case q.hasMaxTokens && q.maxTokens < 1:
+		return openaiParam(q.maxTokensKey, "integer_below_min_value", fmt.Sprintf(
+			"Invalid '%s': integer below minimum value. Expected a value >= 1, but got %d instead.", q.maxTokensKey, q.maxTokens))
+	case q.streamOptions && !q.stream:
+		return openaiParam("stream_options", "invalid_value",
+			"The 'stream_options' parameter is only allowed when 'stream' is enabled.")
+	}
+	if !q.hasMaxTokens {
+		q.maxTokens, q.maxTokensKey = 0, "max_tokens"
+	}
+	return nil
+}

@@ -1,0 +1,250 @@
+package mockllm
+
+import (
+	"bytes"
+	"encoding/json"
+	"testing"
+)
+
+// The request decoders walk bodies in place instead of decoding them; the
+// fuzz targets hold them to what encoding/json makes of the same bytes.
+// Whatever a decoder accepts, a reference built on encoding/json must read
+// the same model, max_tokens and input tokens from; whatever it refuses
+// must get a well-formed error. Neither may panic. The seed corpus is in
+// testdata/fuzz; run a target with
+//
+//	go test -run '^$' -fuzz FuzzDecodeAnthropic ./mockllm/
+
+func FuzzDecodeAnthropic(f *testing.F) {
+	for _, s := range anthropicSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var q request
+		if e := q.decode(body, anthropicWire); e != nil {
+			checkRefusal(t, e, anthropicWire)
+			return
+		}
+		want := refAnthropic(t, body)
+		got := refRequest{model: q.model, maxTokens: q.maxTokens, stream: q.stream, input: q.inputTokens()}
+		if got != want {
+			t.Fatalf("decoder read %+v, encoding/json %+v, from %q", got, want, body)
+		}
+	})
+}
+
+func FuzzDecodeOpenAI(f *testing.F) {
+	for _, s := range openaiSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var q request
+		if e := q.decode(body, openaiWire); e != nil {
+			checkRefusal(t, e, openaiWire)
+			return
+		}
+		want := refOpenAI(t, body)
+		got := refRequest{model: q.model, maxTokens: q.maxTokens, stream: q.stream, input: q.inputTokens()}
+		if got != want {
+			t.Fatalf("decoder read %+v, encoding/json %+v, from %q", got, want, body)
+		}
+	})
+}
+
+var anthropicSeeds = []string{
+	`{"model":"sonnet","max_tokens":100,"messages":[{"role":"user","content":"hello"}]}`,
+	`{"model":"sonnet","max_tokens":100,"stream":true,"system":[{"type":"text","text":"be brief"}],"messages":[{"role":"user","content":[{"type":"text","text":"a\u00e9\ud83d\ude00"}]}]}`,
+	`{"model":"s","max_tokens":1,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"ls","input":{"a": [1, 2]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}],"is_error":true}]}]}`,
+	`{"model":"s","max_tokens":1,"messages":[],"system":null,"stream":null,"tools":[{"name":"ls"}]}`,
+	`{"model":"s","model":"t","max_tokens":3,"max_tokens":2,"messages":[{"role":"user","content":"\"\\\n"}]}`,
+	`{"model":"s","max_tokens":2147483648,"messages":[]}`,
+	`{"model":"s","max_tokens":1.5,"messages":[]}`,
+	"{\"model\":\"s\xff\",\"max_tokens\":1,\"messages\":[{\"role\":\"user\",\"content\":\"\xfe\"}]}",
+	`{"m\u006fdel":"s","max_tokens":1,"messages":[]}`,
+	`[{"model":"s"}]`,
+	`{"model":"s","max_tokens":1,"messages":[{"role":"user","content":[{"type":"image","source":{"data":"AAAA"}}]}]}`,
+	`{`,
+	``,
+}
+
+var openaiSeeds = []string{
+	`{"model":"gpt","messages":[{"role":"user","content":"hello"}]}`,
+	`{"model":"gpt","max_tokens":100,"stream":true,"stream_options":{"include_usage":true},"messages":[{"role":"system","content":"be brief"},{"role":"user","content":[{"type":"text","text":"hi"},{"type":"image_url","image_url":{"url":"x"}}]}]}`,
+	`{"model":"gpt","max_completion_tokens":5,"messages":[{"role":"assistant","content":null,"tool_calls":[{"id":"c","type":"function","function":{"name":"ls","arguments":"{\"a\":1}"}}]},{"role":"tool","tool_call_id":"c","content":"ok"}]}`,
+	`{"model":"gpt","messages":[{"role":"developer","content":[{"type":"text","text":"x"}]},{"role":"assistant","content":[{"type":"refusal","refusal":"no"}]}]}`,
+	`{"model":"gpt","max_tokens":null,"messages":[{"role":"user","content":"a"}],"messages":[{"role":"user","content":"bb"}]}`,
+	`{"model":"gpt","messages":[]}`,
+	`{"model":"gpt","stream_options":{},"messages":[{"role":"user","content":"a"}]}`,
+	`{"model":7}`,
+	`{`,
+}
+
+// refRequest is what a reference reading of a body finds.
+type refRequest struct {
+	model     string
+	maxTokens int
+	stream    bool
+	input     int
+}
+
+// checkRefusal checks that a refusal is an error the mock can send.
+func checkRefusal(t *testing.T, e *apiError, wr wire) {
+	t.Helper()
+	if e.status != 400 && e.status != 413 {
+		t.Fatalf("refused with status %d: %+v", e.status, e)
+	}
+	if e.msg == "" || e.typ == "" {
+		t.Fatalf("refused without a type or message: %+v", e)
+	}
+	var b []byte
+	if wr == openaiWire {
+		b = appendOpenAIError(nil, e)
+	} else {
+		b = appendError(nil, e, "req_x")
+	}
+	if !json.Valid(b) {
+		t.Fatalf("the error body is not JSON: %s", b)
+	}
+}
+
+// fields decodes a JSON object into its raw members (the last of a
+// duplicated key wins, as with encoding/json).
+func fields(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
+	t.Helper()
+	var m map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &m); err != nil {
+		t.Fatalf("the decoder accepted what encoding/json reads as no object: %v: %s", err, raw)
+	}
+	return m
+}
+
+func list(t *testing.T, raw json.RawMessage) []json.RawMessage {
+	t.Helper()
+	var l []json.RawMessage
+	if err := json.Unmarshal(raw, &l); err != nil {
+		t.Fatalf("the decoder accepted what encoding/json reads as no list: %v: %s", err, raw)
+	}
+	return l
+}
+
+// text is the tokens of a JSON string, and whether raw was one.
+func text(raw json.RawMessage) (int, bool) {
+	var s string
+	if json.Unmarshal(raw, &s) != nil {
+		return 0, false
+	}
+	return countBytes(len(s)), true
+}
+
+func isNull(raw json.RawMessage) bool { return raw == nil || string(bytes.TrimSpace(raw)) == "null" }
+
+func stringOf(raw json.RawMessage) string {
+	var s string
+	_ = json.Unmarshal(raw, &s)
+	return s
+}
+
+func boolOf(raw json.RawMessage) bool {
+	var b bool
+	_ = json.Unmarshal(raw, &b)
+	return b
+}
+
+func intOf(raw json.RawMessage) int {
+	var n int
+	_ = json.Unmarshal(raw, &n)
+	return n
+}
+
+// refAnthropic reads a Messages request by the token rule with
+// encoding/json: the system prompt; each message's content; in a list of
+// blocks, text blocks, the raw JSON of tool_use inputs and the content of
+// tool_results.
+func refAnthropic(t *testing.T, body []byte) refRequest {
+	top := fields(t, body)
+	r := refRequest{model: stringOf(top["model"]), maxTokens: intOf(top["max_tokens"]), stream: boolOf(top["stream"])}
+	if sys := top["system"]; !isNull(sys) {
+		if n, ok := text(sys); ok {
+			r.input += n
+		} else {
+			r.input += refBlocks(t, sys)
+		}
+	}
+	for _, m := range list(t, top["messages"]) {
+		r.input += refContent(t, fields(t, m)["content"])
+	}
+	return r
+}
+
+func refContent(t *testing.T, raw json.RawMessage) int {
+	if n, ok := text(raw); ok {
+		return n
+	}
+	return refBlocks(t, raw)
+}
+
+func refBlocks(t *testing.T, raw json.RawMessage) int {
+	total := 0
+	for _, b := range list(t, raw) {
+		f := fields(t, b)
+		switch stringOf(f["type"]) {
+		case "text":
+			n, _ := text(f["text"])
+			total += n
+		case "tool_use":
+			total += countBytes(len(f["input"]))
+		case "tool_result":
+			if c := f["content"]; !isNull(c) {
+				total += refContent(t, c)
+			}
+		}
+	}
+	return total
+}
+
+// refOpenAI reads a chat completion request by the token rule with
+// encoding/json: each message's content (a string, or its text and
+// refusal parts) and its tool calls' arguments.
+func refOpenAI(t *testing.T, body []byte) refRequest {
+	top := fields(t, body)
+	r := refRequest{model: stringOf(top["model"]), stream: boolOf(top["stream"])}
+	for _, key := range []string{"max_tokens", "max_completion_tokens"} {
+		if v := top[key]; !isNull(v) {
+			r.maxTokens = intOf(v)
+		}
+	}
+	for _, m := range list(t, top["messages"]) {
+		f := fields(t, m)
+		if c := f["content"]; !isNull(c) {
+			if n, ok := text(c); ok {
+				r.input += n
+			} else {
+				for _, p := range list(t, c) {
+					pf := fields(t, p)
+					switch stringOf(pf["type"]) {
+					case "text":
+						n, _ := text(pf["text"])
+						r.input += n
+					case "refusal":
+						n, _ := text(pf["refusal"])
+						r.input += n
+					}
+				}
+			}
+		}
+		if calls := f["tool_calls"]; !isNull(calls) {
+			for _, c := range list(t, calls) {
+				fn := fields(t, c)["function"]
+				if isNull(fn) {
+					continue
+				}
+				var obj map[string]json.RawMessage
+				if json.Unmarshal(fn, &obj) == nil {
+					n, _ := text(obj["arguments"])
+					r.input += n
+				}
+			}
+		}
+	}
+	return r
+}

@@ -1,0 +1,119 @@
+package mockllm
+
+import (
+	"sync"
+	"unicode/utf8"
+
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// events is a stream of server-sent events built in one buffer: ends[i]
+// is where event i ends.
+type events struct {
+	buf  []byte
+	ends []int
+}
+
+var eventsPool = sync.Pool{New: func() any { return &events{buf: make([]byte, 0, 4096)} }}
+
+// begin starts an event: "event: NAME\ndata: ", or "data: " when name is
+// empty (OpenAI names no events). The caller appends the data and hands
+// the buffer to end.
+func (ev *events) begin(name string) []byte {
+	b := ev.buf
+	if name != "" {
+		b = append(b, "event: "...)
+		b = append(b, name...)
+		b = append(b, '\n')
+	}
+	return append(b, "data: "...)
+}
+
+// end closes the event begun on b.
+func (ev *events) end(b []byte) {
+	ev.buf = append(b, '\n', '\n')
+	ev.ends = append(ev.ends, len(ev.buf))
+}
+
+// keep drops every event after the first n.
+func (ev *events) keep(n int) {
+	if n >= len(ev.ends) {
+		return
+	}
+	if n == 0 {
+		ev.buf = ev.buf[:0]
+	} else {
+		ev.buf = ev.buf[:ev.ends[n-1]]
+	}
+	ev.ends = ev.ends[:n]
+}
+
+// release puts ev back in the pool, unless a rare huge answer made it big.
+func (ev *events) release() {
+	if cap(ev.buf) <= 1<<20 {
+		ev.buf, ev.ends = ev.buf[:0], ev.ends[:0]
+		eventsPool.Put(ev)
+	}
+}
+
+// deltaBytes is how much text one delta event carries: 16 tokens.
+const deltaBytes = 64
+
+// chunks cuts s into pieces of about deltaBytes, on rune boundaries, and
+// calls f with each; an empty s gives no piece.
+func chunks(s string, f func(string)) {
+	for len(s) > 0 {
+		n := min(deltaBytes, len(s))
+		for n < len(s) && !utf8.RuneStart(s[n]) {
+			n++
+		}
+		f(s[:n])
+		s = s[n:]
+	}
+}
+
+// streamEvents renders the answer as server-sent events, as the fault
+// leaves them: none (empty); the first, then one whose JSON is broken
+// (malformed); the first After, before the connection drops (cut); the
+// first After, then an error event (error).
+func (r *reply) streamEvents(ev *events) {
+	if r.wire == openaiWire {
+		r.openaiEvents(ev)
+	} else {
+		r.anthropicEvents(ev)
+	}
+	switch f := r.fault; f.Kind {
+	case scenario.FaultEmpty:
+		ev.keep(0)
+	case scenario.FaultMalformed:
+		ev.keep(1)
+		r.brokenEvent(ev)
+	case scenario.FaultCut:
+		ev.keep(f.After)
+	case scenario.FaultError:
+		ev.keep(f.After)
+		r.errorEvent(ev, r.failure)
+	}
+}
+
+// brokenEvent appends an event whose data is JSON cut short.
+func (r *reply) brokenEvent(ev *events) {
+	if r.wire == openaiWire {
+		b := ev.begin("")
+		b = append(b, `{"id":`...)
+		b = appendString(b, r.ans.id)
+		ev.end(append(b, `,"object":"chat.completion.chu`...))
+		return
+	}
+	b := ev.begin("content_block_start")
+	ev.end(append(b, `{"type":"content_block_start","index":0,"content_block":{"type":"te`...))
+}
+
+// errorEvent appends the error event a stream ends with.
+func (r *reply) errorEvent(ev *events, e *apiError) {
+	if r.wire == openaiWire {
+		ev.end(appendOpenAIError(ev.begin(""), e))
+		return
+	}
+	ev.end(appendError(ev.begin("error"), e, r.requestID))
+}
