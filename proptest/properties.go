@@ -1,0 +1,255 @@
+package proptest
+
+import (
+	"slices"
+
+	"pgregory.net/rapid"
+
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// LedgerEqualsJournal: every strategy ends every generated script, and
+// what it recorded adds up and equals the mock's journal, attempt for
+// attempt (Run reconciles the two).
+func LedgerEqualsJournal(strategies ...recovery.Strategy) func(*rapid.T) {
+	return func(t *rapid.T) {
+		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
+		if len(rep.Results) != len(strategies) {
+			t.Fatalf("%d results for %d strategies", len(rep.Results), len(strategies))
+		}
+		for _, r := range rep.Results {
+			if r.Attempts != len(r.AttemptsLog) || r.RepairCalls != len(r.RepairLog) {
+				t.Fatalf("%s: totals disagree with the log", r.Strategy)
+			}
+			sum := 0
+			for _, a := range r.AttemptsLog {
+				sum += a.InputTokens
+			}
+			if sum != r.SubmittedInputTokens {
+				t.Fatalf("%s: submitted %d, log adds to %d", r.Strategy, r.SubmittedInputTokens, sum)
+			}
+		}
+	}
+}
+
+// NeverResendsAfterPermanentError: a classifying strategy sends nothing
+// after invalid_request, permission or quota_exhausted — except to another
+// model when it falls back on that kind, and again when its own Retry list
+// names the kind (s11 retries quota errors, as its source does).
+func NeverResendsAfterPermanentError(strategies ...recovery.Strategy) func(*rapid.T) {
+	permanent := map[string]bool{"invalid_request": true, "permission": true, "quota_exhausted": true}
+	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify })
+	named := byName(strategies)
+	return func(t *rapid.T) {
+		if len(strategies) == 0 {
+			return
+		}
+		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
+		for _, r := range rep.Results {
+			s := named[r.Strategy]
+			for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
+				if !permanent[a.Kind] {
+					continue
+				}
+				k, next := recovery.Kind(a.Kind), r.AttemptsLog[i+1]
+				if slices.Contains(s.Retry, k) {
+					continue
+				}
+				if !slices.Contains(s.FallbackOn, k) || next.Model == a.Model {
+					t.Fatalf("%s: attempt %d was %s, yet attempt %d followed on %s", r.Strategy, a.N, a.Kind, next.N, next.Model)
+				}
+			}
+		}
+	}
+}
+
+// NoSleepAfterFinalAttempt: every wait comes before an attempt, none after
+// the last (strategies that sleep after it on purpose are left out).
+func NoSleepAfterFinalAttempt(strategies ...recovery.Strategy) func(*rapid.T) {
+	strategies = where(strategies, func(s recovery.Strategy) bool { return !s.SleepAfterFinal })
+	return func(t *rapid.T) {
+		if len(strategies) == 0 {
+			return
+		}
+		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
+		for _, r := range rep.Results {
+			var before int64
+			for _, a := range r.AttemptsLog {
+				before += a.WaitBeforeMS
+			}
+			for _, a := range r.RepairLog {
+				before += a.WaitBeforeMS
+			}
+			if r.WaitMS != before {
+				t.Fatalf("%s waited %d ms in all but only %d ms before attempts: a wait came after the last one", r.Strategy, r.WaitMS, before)
+			}
+		}
+	}
+}
+
+// WaitsWithinBounds: every wait is a backoff step (within its jitter) or a
+// server-requested wait, never above the strategy's cap, and the total is
+// within the wait budget.
+func WaitsWithinBounds(strategies ...recovery.Strategy) func(*rapid.T) {
+	named := byName(strategies)
+	return func(t *rapid.T) {
+		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
+		for _, r := range rep.Results {
+			s := named[r.Strategy]
+			allowed := func(ms int64) bool {
+				if ms == 0 {
+					return true
+				}
+				for i := range max(s.Attempts, 5) + 1 {
+					lo, hi := s.Backoff.Bounds(i)
+					if ms >= lo.Milliseconds()-1 && ms <= hi.Milliseconds()+1 {
+						return true
+					}
+				}
+				if !s.Classify {
+					return false
+				}
+				for _, w := range ServerWaits() {
+					if c := s.RetryAfterCap; c > 0 {
+						w = min(w, c)
+					}
+					if s.HonorRetryAfter && ms == w.Milliseconds() {
+						return true
+					}
+				}
+				return s.HonorRateLimitReset && ms <= rateLimitReset.Milliseconds()
+			}
+			var total int64
+			for _, a := range r.AttemptsLog {
+				total += a.WaitBeforeMS
+				if !allowed(a.WaitBeforeMS) {
+					t.Fatalf("%s attempt %d waited %d ms: neither a backoff step nor a server-requested wait", r.Strategy, a.N, a.WaitBeforeMS)
+				}
+				if c := s.RetryAfterCap; s.Classify && c > 0 {
+					_, hi := s.Backoff.Bounds(s.Attempts)
+					if a.WaitBeforeMS > max(c, hi).Milliseconds() {
+						t.Fatalf("%s attempt %d waited %d ms, above the %v cap", r.Strategy, a.N, a.WaitBeforeMS, c)
+					}
+				}
+			}
+			if b := s.WaitBudget; b > 0 && total > b.Milliseconds() {
+				t.Fatalf("%s waited %d ms in all, above its %v budget", r.Strategy, total, b)
+			}
+		}
+	}
+}
+
+// ShouldRetryFalseNeverResent: after an answer with x-should-retry: false
+// (of the generated faults, the 503), a strategy that obeys the header
+// never resends the same request unchanged.
+func ShouldRetryFalseNeverResent(strategies ...recovery.Strategy) func(*rapid.T) {
+	strategies = where(strategies, func(s recovery.Strategy) bool {
+		return s.Classify && s.ShouldRetry != recovery.ShouldRetryIgnore
+	})
+	return func(t *rapid.T) {
+		if len(strategies) == 0 {
+			return
+		}
+		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
+		for _, r := range rep.Results {
+			for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
+				if a.Status != 503 {
+					continue
+				}
+				next := r.AttemptsLog[i+1]
+				if next.Model == a.Model && next.MaxTokens == a.MaxTokens && next.InputTokens == a.InputTokens {
+					t.Fatalf("%s: attempt %d said x-should-retry: false, and attempt %d resent it unchanged", r.Strategy, a.N, next.N)
+				}
+			}
+		}
+	}
+}
+
+// AuthRefreshAtMostOnce: a 401 is retried on the same model at most once
+// per turn, and only where there is a refresh to make.
+func AuthRefreshAtMostOnce(strategies ...recovery.Strategy) func(*rapid.T) {
+	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify })
+	named := byName(strategies)
+	return func(t *rapid.T) {
+		if len(strategies) == 0 {
+			return
+		}
+		sc := Scenario().Draw(t, "scenario")
+		rep := Run(t, sc, strategies...)
+		for _, r := range rep.Results {
+			refreshes := 0
+			for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
+				if a.Status == 401 && r.AttemptsLog[i+1].Model == a.Model {
+					refreshes++
+				}
+			}
+			if refreshes > 1 {
+				t.Fatalf("%s refreshed credentials %d times in one turn", r.Strategy, refreshes)
+			}
+			if refreshes == 1 && (!sc.Turn.AuthRefresh || !named[r.Strategy].RefreshAuth) {
+				t.Fatalf("%s retried a 401 with no refresh to make", r.Strategy)
+			}
+		}
+	}
+}
+
+// BackgroundNeverRetriesOverload: a background request is given up on its
+// first overload by a strategy that sheds background load.
+func BackgroundNeverRetriesOverload(strategies ...recovery.Strategy) func(*rapid.T) {
+	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify && s.ShedBackground })
+	return func(t *rapid.T) {
+		sc := Scenario().Draw(t, "scenario")
+		if !sc.Turn.Background || len(strategies) == 0 {
+			return
+		}
+		rep := Run(t, sc, strategies...)
+		for _, r := range rep.Results {
+			for i, a := range r.AttemptsLog {
+				if a.Kind == "overloaded" && i != len(r.AttemptsLog)-1 {
+					t.Fatalf("%s: background attempt %d was overloaded, yet %d more followed", r.Strategy, a.N, len(r.AttemptsLog)-1-i)
+				}
+			}
+		}
+	}
+}
+
+// NoAttemptExceedsWindowAfterOverflow: once an overflow was seen, every
+// attempt's input + max_tokens fits the model's window.
+func NoAttemptExceedsWindowAfterOverflow(strategies ...recovery.Strategy) func(*rapid.T) {
+	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify && (s.Adjust || s.Compact) })
+	return func(t *rapid.T) {
+		if len(strategies) == 0 {
+			return
+		}
+		sc := Scenario().Draw(t, "scenario")
+		rep := Run(t, sc, strategies...)
+		for _, r := range rep.Results {
+			seen := false
+			for _, a := range r.AttemptsLog {
+				if w := sc.Models[a.Model].ContextWindow; seen && a.InputTokens+a.MaxTokens > w {
+					t.Fatalf("%s attempt %d: %d + %d > window %d after an overflow was seen", r.Strategy, a.N, a.InputTokens, a.MaxTokens, w)
+				}
+				if a.Kind == string(recovery.KindContextOverflow) {
+					seen = true
+				}
+			}
+		}
+	}
+}
+
+// MaxTokensWithinOutputLimit: no request asks more max_tokens than the
+// model can give.
+func MaxTokensWithinOutputLimit(strategies ...recovery.Strategy) func(*rapid.T) {
+	return func(t *rapid.T) {
+		sc := Scenario().Draw(t, "scenario")
+		rep := Run(t, sc, strategies...)
+		for _, r := range rep.Results {
+			for _, a := range append(append([]ledger.Attempt(nil), r.AttemptsLog...), r.RepairLog...) {
+				if limit := sc.Models[a.Model].MaxOutput; a.MaxTokens > limit {
+					t.Fatalf("%s %s %d asked %d max_tokens of %s, whose limit is %d", r.Strategy, a.Purpose, a.N, a.MaxTokens, a.Model, limit)
+				}
+			}
+		}
+	}
+}

@@ -1,0 +1,104 @@
+package proptest
+
+import (
+	"bytes"
+	"context"
+	"testing"
+
+	"pgregory.net/rapid"
+
+	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// Run runs strategies on sc over loopback with a drawn seed and returns
+// the report. harness.Run reconciles every run with the mock's journal, so
+// a disagreement fails t; and a run that returns at all has terminated.
+func Run(t *rapid.T, sc *scenario.Scenario, strategies ...recovery.Strategy) ledger.Report {
+	rep, err := run(sc, rapid.Uint64().Draw(t, "seed"), 2, strategies)
+	if err != nil {
+		t.Fatalf("run: %v", err)
+	}
+	return rep
+}
+
+func run(sc *scenario.Scenario, seed uint64, parallel int, strategies []recovery.Strategy) (ledger.Report, error) {
+	return harness.Run(context.Background(), []*scenario.Scenario{sc}, strategies, harness.Options{Seed: seed, Parallel: parallel})
+}
+
+func where(strategies []recovery.Strategy, keep func(recovery.Strategy) bool) []recovery.Strategy {
+	var out []recovery.Strategy
+	for _, s := range strategies {
+		if keep(s) {
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func byName(strategies []recovery.Strategy) map[string]recovery.Strategy {
+	m := make(map[string]recovery.Strategy, len(strategies))
+	for _, s := range strategies {
+		m[s.Name] = s
+	}
+	return m
+}
+
+// Property is one named invariant of SPEC §9.
+type Property struct {
+	Name  string
+	Check func(strategies ...recovery.Strategy) func(*rapid.T)
+}
+
+// All lists every property, in SPEC §9's order.
+func All() []Property {
+	return []Property{
+		{"SameSeedSameLedger", SameSeedSameLedger},
+		{"LedgerEqualsJournal", LedgerEqualsJournal},
+		{"NeverResendsAfterPermanentError", NeverResendsAfterPermanentError},
+		{"NoSleepAfterFinalAttempt", NoSleepAfterFinalAttempt},
+		{"WaitsWithinBounds", WaitsWithinBounds},
+		{"ShouldRetryFalseNeverResent", ShouldRetryFalseNeverResent},
+		{"AuthRefreshAtMostOnce", AuthRefreshAtMostOnce},
+		{"BackgroundNeverRetriesOverload", BackgroundNeverRetriesOverload},
+		{"NoAttemptExceedsWindowAfterOverflow", NoAttemptExceedsWindowAfterOverflow},
+		{"MaxTokensWithinOutputLimit", MaxTokensWithinOutputLimit},
+	}
+}
+
+// Check runs every property against strategies, each as a subtest of t.
+// A property about a mechanism a strategy lacks (a refresh hook, say)
+// holds for it trivially.
+func Check(t *testing.T, strategies ...recovery.Strategy) {
+	t.Helper()
+	for _, p := range All() {
+		t.Run(p.Name, func(t *testing.T) { rapid.Check(t, p.Check(strategies...)) })
+	}
+}
+
+// SameSeedSameLedger: the same seed gives byte-identical JSON, whatever
+// the parallelism.
+func SameSeedSameLedger(strategies ...recovery.Strategy) func(*rapid.T) {
+	return func(t *rapid.T) {
+		sc := Scenario().Draw(t, "scenario")
+		seed := rapid.Uint64().Draw(t, "seed")
+		var out [2][]byte
+		for i, parallel := range []int{1, 3} {
+			rep, err := run(sc, seed, parallel, strategies)
+			if err != nil {
+				t.Fatalf("run: %v", err)
+			}
+			var buf bytes.Buffer
+			if err := reports.JSON(&buf, rep); err != nil {
+				t.Fatal(err)
+			}
+			out[i] = buf.Bytes()
+		}
+		if !bytes.Equal(out[0], out[1]) {
+			t.Fatalf("same seed, different JSON:\n%s\n---\n%s", out[0], out[1])
+		}
+	}
+}
