@@ -73,9 +73,16 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 	)
 	req := j.request
 	req.Background = j.sc.Turn.Background
-	res, err := engine.Do(ctx, req)
-	outcome, reason := Judge(res, err)
-	result := rec.Finish(outcome, reason, 1)
+	var result ledger.Result
+	if len(j.sc.Tools) > 0 {
+		ar, err := engine.RunAgent(ctx, req, Tools(j.sc))
+		outcome, reason := JudgeAgent(ar, err)
+		result = rec.Finish(outcome, reason, ar.Steps)
+	} else {
+		res, err := engine.Do(ctx, req)
+		outcome, reason := Judge(res, err)
+		result = rec.Finish(outcome, reason, 1)
+	}
 	if cerr := ledger.Reconcile(result, served(e.mock.Entries(name, session))); cerr != nil {
 		return result, fmt.Errorf("harness: %w", cerr)
 	}
@@ -99,6 +106,50 @@ func served(entries []mockllm.Entry) []ledger.Served {
 		out[i] = ledger.Served{N: e.N, Purpose: e.Purpose, Model: e.Model, MaxTokens: e.MaxTokens, InputTokens: e.InputTokens, Status: e.Status}
 	}
 	return out
+}
+
+// Tools returns the tools of a scenario's agent turn as a deterministic
+// ToolFunc for one run: each call gets its tool's error (is_error) or its
+// result, numbered with vary_result; an unknown tool is an error result.
+// It keeps per-tool counters, so give each run its own.
+func Tools(sc *scenario.Scenario) recovery.ToolFunc {
+	byName := make(map[string]scenario.Tool, len(sc.Tools))
+	for _, t := range sc.Tools {
+		byName[t.Name] = t
+	}
+	calls := map[string]int{}
+	return func(_ context.Context, call recovery.ToolCall) recovery.ToolResult {
+		t, ok := byName[call.Name]
+		if !ok {
+			return recovery.ToolResult{Content: fmt.Sprintf("unknown tool %q", call.Name), IsError: true}
+		}
+		calls[t.Name]++
+		if t.Error != "" {
+			return recovery.ToolResult{Content: t.Error, IsError: true}
+		}
+		content := t.Result
+		if t.VaryResult {
+			content += fmt.Sprintf(" (call %d)", calls[t.Name])
+		}
+		return recovery.ToolResult{Content: content}
+	}
+}
+
+// JudgeAgent decides an agent turn's outcome: aborted when the loop guard
+// or the step cap stopped it (the detector named), otherwise as Judge
+// judges the last step.
+func JudgeAgent(ar *recovery.AgentResult, err error) (ledger.Outcome, string) {
+	if a, ok := recovery.AsAbort(err); ok {
+		if a.Detector == recovery.DetectorStepCap {
+			return ledger.OutcomeAborted, fmt.Sprintf("step cap of %d reached", a.Count)
+		}
+		return ledger.OutcomeAborted, fmt.Sprintf("loop guard: %s (%d) after %d steps", a.Detector, a.Count, a.Steps)
+	}
+	var last *recovery.Result
+	if ar != nil {
+		last = ar.Last
+	}
+	return Judge(last, err)
 }
 
 // Judge decides a turn's outcome from what the engine handed back, not from

@@ -68,6 +68,10 @@ func (r *Recorder) Observe(e recovery.Event) {
 		r.res.Adjustments++
 	case recovery.EventCompact:
 		r.res.Compactions++
+	case recovery.EventLoopWarn:
+		r.res.LoopWarnings++
+	case recovery.EventLoopBreak, recovery.EventStepCap:
+		r.res.LoopDetector = e.Detector
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strings"
 	"sync"
 
 	"github.com/faultbench/faultbench/internal/tokens"
@@ -35,6 +36,45 @@ type request struct {
 	// developer messages), messageTokens the rest.
 	systemTokens  int
 	messageTokens int
+	// keepLast asks the decoder to keep the raw JSON content of the last
+	// message in last (either wire): a scenario with a when.contains
+	// rule reads it.
+	keepLast bool
+	last     []byte
+}
+
+// lastContains reports whether the last message's content has text in
+// one of its strings (a plain content string, a text block's text, a
+// tool_result's content).
+func (q *request) lastContains(text string) bool {
+	if len(q.last) == 0 {
+		return false
+	}
+	var v any
+	if json.Unmarshal(q.last, &v) != nil {
+		return false
+	}
+	return anyContains(v, text)
+}
+
+func anyContains(v any, text string) bool {
+	switch v := v.(type) {
+	case string:
+		return strings.Contains(v, text)
+	case []any:
+		for _, e := range v {
+			if anyContains(e, text) {
+				return true
+			}
+		}
+	case map[string]any:
+		for _, k := range []string{"text", "content"} {
+			if e, ok := v[k]; ok && anyContains(e, text) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // inputTokens is the request's input under the token rule: the sum over
@@ -187,6 +227,9 @@ func (q *request) walk(s *scanner) *fieldError {
 		case "messages":
 			q.messageTokens, err = s.messages()
 			q.hasMessages = true
+			if err == nil && q.keepLast && s.lastEnd > s.lastStart {
+				q.last = bytes.Clone(s.b[s.lastStart:s.lastEnd])
+			}
 		default:
 			s.skip()
 		}
@@ -259,6 +302,7 @@ func (s *scanner) messages() (int, *fieldError) {
 	s.enter()
 	total := 0
 	for i := 0; s.more(); i++ {
+		s.lastStart, s.lastEnd = 0, 0
 		s.pushIdx(i)
 		n, err := s.message()
 		s.pop()
@@ -291,7 +335,10 @@ func (s *scanner) message() (int, *fieldError) {
 		case "content":
 			hasContent = true
 			s.push("content")
+			s.peek()
+			start := s.i
 			n, err = s.content()
+			s.lastStart, s.lastEnd = start, s.i
 			s.pop()
 		default:
 			s.skip()

@@ -1,6 +1,9 @@
 package mockllm
 
-import "fmt"
+import (
+	"bytes"
+	"fmt"
+)
 
 // The OpenAI Chat Completions request: model, max_tokens (or
 // max_completion_tokens), stream, stream_options.include_usage and
@@ -154,10 +157,14 @@ func (q *request) readChatMessages(s *scanner) *apiError {
 	q.messages, q.systemTokens, q.messageTokens = 0, 0, 0 // the last of a repeated key wins
 	s.enter()
 	for i := 0; s.more(); i++ {
+		s.lastStart, s.lastEnd = 0, 0
 		if err := q.readChatMessage(s, i); err != nil {
 			return err
 		}
 		q.messages++
+	}
+	if q.keepLast && s.lastEnd > s.lastStart {
+		q.last = bytes.Clone(s.b[s.lastStart:s.lastEnd])
 	}
 	return nil
 }
@@ -183,7 +190,10 @@ func (q *request) readChatMessage(s *scanner, i int) *apiError {
 			hasRole = true
 		case "content":
 			hasContent = true
+			s.peek()
+			start := s.i
 			content, err = readChatContent(s, i)
+			s.lastStart, s.lastEnd = start, s.i
 		case "tool_calls":
 			calls, err = readToolCalls(s, i)
 		default:

@@ -57,3 +57,9 @@ func completionID(scenario, session string, n int) string {
 	h := idHex('c', scenario, session, n)
 	return "chatcmpl-" + string(h[:])
 }
+
+// toolUseID is the ID of the k-th tool call of an answer.
+func toolUseID(scenario, session string, n, k int) string {
+	h := idHex('t', scenario, session, n*64+k)
+	return "toolu_" + string(h[:])
+}

@@ -19,6 +19,8 @@ type scanner struct {
 	i     int
 	path  [maxDepth]pathSeg
 	depth int
+	// last is where the content of the last message read sits in b.
+	lastStart, lastEnd int
 }
 
 // maxDepth bounds the path kept for messages: "messages.0.content.1.content.2.text"

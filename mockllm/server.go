@@ -205,6 +205,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case purposeIndex(in.purpose) < 0:
 		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, in.purpose, purposeTurn, purposeRepair))
 	default:
+		in.req.keepLast = sc.contains
 		in.rejected = decodeBody(w, r, &in.req, wr)
 	}
 	sess := s.session(sc, name, sessName)

@@ -1,11 +1,13 @@
 package mockllm
 
 import (
+	"strconv"
 	"sync"
 	"sync/atomic"
 	"time"
 
 	"github.com/faultbench/faultbench/internal/tokens"
+	"github.com/faultbench/faultbench/recovery/loopguard"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -25,6 +27,11 @@ type served struct {
 	sc      *scenario.Scenario
 	answer  string // tokens.Text of the turn's answer_tokens
 	summary string // tokens.Text of the compaction's summary_tokens
+	// inputs holds, per rule, its tool calls' inputs as canonical JSON.
+	inputs [][]string
+	// contains is whether a rule matches on when.contains, so that the
+	// decoder must keep the last message.
+	contains bool
 }
 
 func newServed(sc *scenario.Scenario) *served {
@@ -35,7 +42,19 @@ func newServed(sc *scenario.Scenario) *served {
 	if summary <= 0 {
 		summary = defaultAnswerTokens
 	}
-	return &served{sc: sc, answer: tokens.Text(answer), summary: tokens.Text(summary)}
+	sv := &served{sc: sc, answer: tokens.Text(answer), summary: tokens.Text(summary), inputs: make([][]string, len(sc.Script))}
+	for i := range sc.Script {
+		r := &sc.Script[i]
+		sv.contains = sv.contains || r.When.Contains != ""
+		for _, t := range r.Respond.ToolUse {
+			canon, err := loopguard.Canonical([]byte(t.Input))
+			if err != nil { // Validate refuses it; answer with no arguments
+				canon = []byte("{}")
+			}
+			sv.inputs[i] = append(sv.inputs[i], string(canon))
+		}
+	}
+	return sv
 }
 
 // session is one client's run through a scenario: its clock and start, its
@@ -185,11 +204,14 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 		rp.err = err
 		return
 	}
-	if i := s.match(q.model, purpose, attempt, t); i >= 0 {
+	if i := s.match(q, purpose, attempt, t); i >= 0 {
 		s.uses[i]++
 		r := &sc.Script[i].Respond
 		rp.headers = r.Headers
 		switch {
+		case len(r.ToolUse) > 0:
+			s.toolAnswer(rp, q, i)
+			return
 		case !r.OK && r.Status >= 400:
 			rp.wait, _ = retryAfterOf(r.Headers, now)
 			rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, q.model, rp.wait)
@@ -236,15 +258,52 @@ func (s *session) compose(rp *reply, q *request, m scenario.Model, purpose strin
 	rp.ans = a
 }
 
+// toolAnswer fills an answer of tool_use blocks from rule i, in its n-th
+// use: every call, or with cycle the call (n−1) mod len; with vary each
+// input gains "step": n. The output tokens are those of the inputs' JSON.
+func (s *session) toolAnswer(rp *reply, q *request, i int) {
+	sc := s.scenario.sc
+	r := &sc.Script[i].Respond
+	n := s.uses[i]
+	idx := make([]int, 0, len(r.ToolUse))
+	if r.Cycle {
+		idx = append(idx, (n-1)%len(r.ToolUse))
+	} else {
+		for k := range r.ToolUse {
+			idx = append(idx, k)
+		}
+	}
+	a := answer{model: q.model, stop: "tool_use", input: q.inputTokens()}
+	if rp.wire == openaiWire {
+		a.id = completionID(sc.Name, s.name, s.n)
+	} else {
+		a.id = messageID(sc.Name, s.name, s.n)
+	}
+	for k, j := range idx {
+		input := s.scenario.inputs[i][j]
+		if r.Vary {
+			step := `{"step":` + strconv.Itoa(n)
+			if input == "{}" {
+				input = step + "}"
+			} else {
+				input = step + "," + input[1:]
+			}
+		}
+		a.tools = append(a.tools, toolCall{id: toolUseID(sc.Name, s.name, s.n, k), name: r.ToolUse[j].Name, input: input})
+		a.output += tokens.Count(input)
+	}
+	rp.ans = a
+}
+
 // match returns the index of the first rule whose when matches the request
 // and whose times is not used up, or -1.
-func (s *session) match(model, purpose string, attempt int, t time.Duration) int {
+func (s *session) match(q *request, purpose string, attempt int, t time.Duration) int {
 	for i := range s.scenario.sc.Script {
 		r := &s.scenario.sc.Script[i]
 		if r.Times > 0 && s.uses[i] >= r.Times {
 			continue
 		}
-		if matches(&r.When, model, purpose, attempt, t) {
+		if matches(&r.When, q.model, purpose, attempt, t) && (r.When.Contains == "" || q.lastContains(r.When.Contains)) {
 			return i
 		}
 	}

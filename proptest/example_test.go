@@ -46,4 +46,5 @@ func ExampleAll() {
 	// BackgroundNeverRetriesOverload
 	// NoAttemptExceedsWindowAfterOverflow
 	// MaxTokensWithinOutputLimit
+	// StuckLoopEndsWithinStepCap
 }

@@ -253,3 +253,33 @@ func MaxTokensWithinOutputLimit(strategies ...recovery.Strategy) func(*rapid.T) 
 		}
 	}
 }
+
+// StuckLoopEndsWithinStepCap: every generated tool script ends within the
+// strategy's step cap; a turn the loop guard broke was warned first (and
+// only a strategy with a guard warns or breaks); a turn stopped by the cap
+// took exactly the cap's steps; an aborted turn names what stopped it.
+func StuckLoopEndsWithinStepCap(strategies ...recovery.Strategy) func(*rapid.T) {
+	named := byName(strategies)
+	return func(t *rapid.T) {
+		rep := Run(t, ToolScenario().Draw(t, "scenario"), strategies...)
+		for _, r := range rep.Results {
+			s := named[r.Strategy]
+			limit := s.StepCap
+			if limit <= 0 {
+				limit = recovery.DefaultStepCap
+			}
+			switch {
+			case r.Steps < 1 || r.Steps > limit:
+				t.Fatalf("%s: %d steps, cap %d", r.Strategy, r.Steps, limit)
+			case r.LoopDetector == recovery.DetectorStepCap && r.Steps != limit:
+				t.Fatalf("%s: stopped by the cap at %d steps, cap %d", r.Strategy, r.Steps, limit)
+			case r.LoopDetector != "" && r.LoopDetector != recovery.DetectorStepCap && r.LoopWarnings == 0:
+				t.Fatalf("%s: %s broke the turn with no warning first", r.Strategy, r.LoopDetector)
+			case !s.Guard && (r.LoopWarnings > 0 || (r.LoopDetector != "" && r.LoopDetector != recovery.DetectorStepCap)):
+				t.Fatalf("%s: no guard, yet %d warnings and detector %q", r.Strategy, r.LoopWarnings, r.LoopDetector)
+			case (r.Outcome == ledger.OutcomeAborted) != (r.LoopDetector != ""):
+				t.Fatalf("%s: outcome %s, detector %q", r.Strategy, r.Outcome, r.LoopDetector)
+			}
+		}
+	}
+}

@@ -66,6 +66,7 @@ func All() []Property {
 		{"BackgroundNeverRetriesOverload", BackgroundNeverRetriesOverload},
 		{"NoAttemptExceedsWindowAfterOverflow", NoAttemptExceedsWindowAfterOverflow},
 		{"MaxTokensWithinOutputLimit", MaxTokensWithinOutputLimit},
+		{"StuckLoopEndsWithinStepCap", StuckLoopEndsWithinStepCap},
 	}
 }
 

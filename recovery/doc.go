@@ -76,4 +76,15 @@
 // wraps the last underlying error, says why it stopped (Stop, with a
 // sentinel per reason: ErrAttempts, ErrWaitBudget, ErrServerSaidNo,
 // ErrCompactionLimit, ...), and matches ErrGaveUp.
+//
+// RunAgent runs an agent turn over Do, a step at a time: while the answer
+// stops for tool_use it runs the calls through a ToolFunc (a failing tool
+// returns its error as an is_error result, never as a Go error), appends
+// the calls and the results, and sends the whole history again. With
+// Strategy.Guard each call and its result go through a loopguard.Guard:
+// a warning adds the guard's message to the user message that carries the
+// results (EventLoopWarn); a break stops the turn (EventLoopBreak). The
+// hard Strategy.StepCap (DefaultStepCap when unset) needs no judgement
+// (EventStepCap). Either stop returns an *AbortError naming the detector,
+// which matches ErrAborted; an error of a step is returned as it is.
 package recovery

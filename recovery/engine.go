@@ -116,14 +116,24 @@ func New(p Provider, s Strategy, opts ...Option) *Engine {
 func (e *Engine) Strategy() Strategy { return e.strategy }
 
 // CountTokens counts a request's input tokens by faultbench's rule:
-// ceil(bytes/4) for the system prompt and for each message's text.
+// ceil(bytes/4) for the system prompt, for each message's text, for the raw
+// JSON of each tool call's input and for each tool result's content, each
+// block counted on its own as the mock counts it.
 func CountTokens(r Request) int {
 	n := tokens.Count(r.System)
 	for _, m := range r.Messages {
 		n += tokens.Count(m.Text)
+		for _, c := range m.ToolCalls {
+			n += countBytes(len(c.Input))
+		}
+		for _, t := range m.ToolResults {
+			n += tokens.Count(t.Content)
+		}
 	}
 	return n
 }
+
+func countBytes(n int) int { return (n + tokens.BytesPerToken - 1) / tokens.BytesPerToken }
 
 // Result is what a turn produced and what it took. Do returns it even when
 // it returns an error, so a caller can see what was spent.

@@ -33,6 +33,21 @@ const (
 	EventGiveUp EventType = "give_up"
 	// EventDone: the engine hands back an answer.
 	EventDone EventType = "done"
+
+	// The events of an agent turn (RunAgent), between its steps' events.
+
+	// EventStep: a model step begins; Step is its number (from 1) and
+	// Request the request it sends, the whole history so far.
+	EventStep EventType = "step"
+	// EventLoopWarn: the loop guard warned; Detector names the pattern,
+	// Count its figure, Reason the text injected for the model.
+	EventLoopWarn EventType = "loop_warn"
+	// EventLoopBreak: the loop guard stopped the turn; Detector and Count
+	// as for EventLoopWarn. Err is the *AbortError.
+	EventLoopBreak EventType = "loop_break"
+	// EventStepCap: the turn reached its step cap with the model still
+	// asking for tools; Step is the cap. Err is the *AbortError.
+	EventStepCap EventType = "step_cap"
 )
 
 // Event is one thing the engine did. Observers must not keep Request past
@@ -51,6 +66,9 @@ type Event struct {
 	ToTokens   int
 	Reason     string
 	Err        error
+	Step       int    // agent turns: the model step, from 1
+	Detector   string // agent turns: the loop guard's detector
+	Count      int    // agent turns: the figure that crossed the threshold
 }
 
 // Observer receives events synchronously, in order.

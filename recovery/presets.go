@@ -1,6 +1,10 @@
 package recovery
 
-import "time"
+import (
+	"time"
+
+	"github.com/faultbench/faultbench/recovery/loopguard"
+)
 
 // The built-in strategies (SPEC §5). Each preset sets every field it relies
 // on, and its doc comment says where each behaviour comes from: SPEC §4 and
@@ -8,6 +12,10 @@ import "time"
 // shared/reference/ folder (cited by file and section) for the documented
 // policies, and the official SDKs' retry code for sdk-default. Where a
 // source is silent the comment says which default was taken.
+//
+// Only classify and classify-preflight guard agent turns against stuck tool
+// loops: the references of the other policies describe no loop guard, so
+// they run an agent turn to DefaultStepCap, the harness's own bound.
 
 // Blind is the naive loop (SPEC §5): every failure alike, the same request
 // resent, base·2^i after each failed attempt including the last, 1 s base,
@@ -30,7 +38,11 @@ func Blind() Strategy {
 // not_found, one credential refresh on a 401, background requests shed on
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
-// messages, at most 3 compactions.
+// messages, at most 3 compactions. Agent turns go through the loop guard
+// with the thresholds of shared/reference/agent-layered-fault-tolerance.zh.txt
+// (a window of 20; same call: warn at 3; same call and result: warn at 2;
+// the break thresholds, which the demo leaves unclear, are loopguard's
+// defaults, 5, 5 and 3) and stop at the demo's MAX_STEPS of 15.
 func Classifying() Strategy {
 	return Strategy{
 		Name:                "classify",
@@ -56,6 +68,9 @@ func Classifying() Strategy {
 		MaxCompactions:      3,
 		SummaryMaxTokens:    4096,
 		LearnedWindowRatio:  0.85,
+		Guard:               true,
+		LoopGuard:           loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 3},
+		StepCap:             15,
 	}
 }
 

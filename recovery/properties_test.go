@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"math/rand/v2"
+	"reflect"
 	"slices"
 	"strconv"
 	"testing"
@@ -177,7 +178,7 @@ func (tr trace) attempts() []recovery.Event {
 }
 
 func sameRequest(a, b *recovery.Request) bool {
-	return a.Model == b.Model && a.MaxTokens == b.MaxTokens && slices.Equal(a.Messages, b.Messages)
+	return a.Model == b.Model && a.MaxTokens == b.MaxTokens && reflect.DeepEqual(a.Messages, b.Messages)
 }
 
 func TestPropertyEveryPresetTerminates(t *testing.T) {

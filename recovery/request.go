@@ -2,6 +2,7 @@ package recovery
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"net/http"
 )
@@ -17,10 +18,32 @@ const (
 	PurposeRepair Purpose = "repair"
 )
 
-// Message is one message of the conversation.
+// Message is one message of the conversation: its text, and in an agent
+// turn the tool calls an assistant message made (tool_use blocks) or the
+// results a user message hands back (tool_result blocks). An empty Text
+// with blocks sends the blocks alone.
 type Message struct {
-	Role string // "user" or "assistant"
-	Text string
+	Role        string // "user" or "assistant"
+	Text        string
+	ToolCalls   []ToolCall   // assistant only
+	ToolResults []ToolResult // user only; sent before the text
+}
+
+// ToolCall is one tool_use block: the model asks for tool Name with the
+// JSON arguments Input.
+type ToolCall struct {
+	ID    string
+	Name  string
+	Input json.RawMessage
+}
+
+// ToolResult is one tool_result block: what the tool call ToolUseID gave
+// back. A tool that failed returns its error as Content with IsError set,
+// so that the model can read it and change course.
+type ToolResult struct {
+	ToolUseID string
+	Content   string
+	IsError   bool
 }
 
 // Request is what the engine asks a Provider to send.
@@ -48,7 +71,8 @@ type Response struct {
 	ID           string
 	Model        string
 	Text         string
-	StopReason   string // end_turn, max_tokens, stop_sequence, tool_use, refusal, ...
+	ToolCalls    []ToolCall // the answer's tool_use blocks, in order
+	StopReason   string     // end_turn, max_tokens, stop_sequence, tool_use, refusal, ...
 	InputTokens  int
 	OutputTokens int
 	Header       http.Header

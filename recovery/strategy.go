@@ -3,6 +3,8 @@ package recovery
 import (
 	"slices"
 	"time"
+
+	"github.com/faultbench/faultbench/recovery/loopguard"
 )
 
 // Strategy is a recovery policy as plain data: many runs share one value,
@@ -152,7 +154,28 @@ type Strategy struct {
 	// (adjusting max_tokens or compacting), so that a doomed request is
 	// never sent. It needs the model's limits (WithLimits). Classify only.
 	Preflight bool
+
+	// Guard watches the tool calls of an agent turn (RunAgent) with a
+	// loop guard: each call's fingerprint (tool name and a hash of its
+	// arguments as canonical JSON) and result go into a sliding window, and
+	// the three detectors (repeat, ping_pong, no_progress) first warn — the
+	// model is told, in the next user message, that it is repeating itself
+	// — then break, stopping the turn as aborted. Without it only StepCap
+	// stops a looping model.
+	Guard bool
+	// LoopGuard holds the guard's thresholds; a zero field takes the
+	// default loopguard.Config documents: a window of 20 calls, repeat
+	// warn 3 / break 5, ping_pong 3 / 5 cycles, no_progress 2 / 3.
+	LoopGuard loopguard.Config
+	// StepCap is the most model steps (answers) an agent turn may take, a
+	// hard stop that needs no judgement: the turn is aborted when the
+	// model still asks for tools at the cap. 0 means DefaultStepCap.
+	StepCap int
 }
+
+// DefaultStepCap is the step cap of a strategy that sets none: the
+// harness's own bound on an agent turn.
+const DefaultStepCap = 30
 
 // ShouldRetryMode says how a strategy reads x-should-retry.
 type ShouldRetryMode string
@@ -185,6 +208,7 @@ func orDefault(v, def int) int {
 }
 
 func (s Strategy) attempts() int         { return orDefault(s.Attempts, 5) }
+func (s Strategy) stepCap() int          { return orDefault(s.StepCap, DefaultStepCap) }
 func (s Strategy) maxEscalations() int   { return orDefault(s.MaxEscalations, 3) }
 func (s Strategy) adjustBuffer() int     { return orDefault(s.AdjustBuffer, 1000) }
 func (s Strategy) adjustFloor() int      { return orDefault(s.AdjustFloor, 3000) }

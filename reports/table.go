@@ -150,6 +150,15 @@ var metrics = []metric{
 	{"compactions", count(func(r ledger.Result) int { return r.Compactions })},
 }
 
+// agentMetrics are the rows added to the table of a scenario whose turn is
+// an agent turn (some run took more than one step or was stopped by a
+// loop guard or step cap).
+var agentMetrics = []metric{
+	{"steps", count(func(r ledger.Result) int { return r.Steps })},
+	{"loop warnings", count(func(r ledger.Result) int { return r.LoopWarnings })},
+	{"stopped by", func(r ledger.Result) string { return orNoValue(r.LoopDetector) }},
+}
+
 func orNoValue(s string) string {
 	if s == "" {
 		return noValue
@@ -172,8 +181,15 @@ func writeScenario(buf *bytes.Buffer, g grouped, scenario, description string) e
 // strategy, [noValue] where a strategy did not run it.
 func scenarioRows(g grouped, scenario string) (header []string, rows [][]string) {
 	header = append([]string{"metric"}, g.strategies...)
-	rows = make([][]string, len(metrics))
-	for i, m := range metrics {
+	shown := metrics
+	for _, s := range g.strategies {
+		if r, ok := g.cell(scenario, s); ok && (r.Steps > 1 || r.LoopDetector != "") {
+			shown = append(shown[:len(shown):len(shown)], agentMetrics...)
+			break
+		}
+	}
+	rows = make([][]string, len(shown))
+	for i, m := range shown {
 		row := []string{m.name}
 		for _, s := range g.strategies {
 			if r, ok := g.cell(scenario, s); ok {

@@ -182,5 +182,8 @@ func describeRespond(r Respond) string {
 	if !r.Fault.IsZero() {
 		parts = append(parts, "fault "+r.Fault.String())
 	}
+	if len(r.ToolUse) > 0 {
+		parts = append(parts, "tool_use")
+	}
 	return strings.Join(parts, " and ")
 }

@@ -51,9 +51,9 @@ var _ = Describe("A rule's fault", func() {
 		Entry("a list", "{fault: [reset]}", "script[0].respond.fault", "want a fault such as reset"),
 		Entry("a negative count", "{fault: {cut_after: -1}}", "script[0].respond.fault.cut_after", "must be >= 0"),
 		Entry("a negative dribble", "{fault: {dribble: -1s}}", "script[0].respond.fault.dribble", "must not be negative"),
-		Entry("a fault and ok", "{ok: true, fault: reset}", "script[0].respond", "takes one of ok: true, a status or a fault, not ok and fault reset"),
+		Entry("a fault and ok", "{ok: true, fault: reset}", "script[0].respond", "takes one of ok: true, a status, a fault or tool_use, not ok and fault reset"),
 		Entry("a fault and a status", "{status: 529, fault: hang}", "script[0].respond", "not status 529 and fault hang"),
-		Entry("nothing at all", "{headers: {a: b}}", "script[0].respond", "required: ok: true, a status such as 529, or a fault"),
+		Entry("nothing at all", "{headers: {a: b}}", "script[0].respond", "required: ok: true, a status such as 529, a fault such as reset, or tool_use"),
 		Entry("a type with a fault that sends no error", "{fault: reset, type: api_error}", "script[0].respond.type", "only goes with a status, or a fault with error_after"),
 	)
 

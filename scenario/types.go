@@ -12,6 +12,11 @@ type Scenario struct {
 	Compaction  Compaction        `yaml:"compaction"`
 	Script      []Rule            `yaml:"script"`
 	Expect      map[string]Expect `yaml:"expect"`
+	// Tools makes the turn an agent turn: the harness runs the agent loop
+	// (send, run the tools the answer asks for, send the results back)
+	// until the model ends its turn, a loop guard breaks it or the step
+	// cap stops it. Each tool's results are fixed by the file.
+	Tools []Tool `yaml:"tools"`
 
 	// Path is the file the scenario was loaded from ("" when built in code).
 	Path string `yaml:"-"`
@@ -49,6 +54,30 @@ type MessageGroup struct {
 	Tokens int `yaml:"tokens"`
 }
 
+// Tool is a tool the agent of the turn has. Its result is deterministic:
+// Error, when set, is returned as a tool_result with is_error (the tool
+// failed; the loop goes on); otherwise Result. VaryResult appends the
+// call's number (" (call N)", N counting this tool's calls) so that every
+// result differs — a model that repeats a call then still learns
+// something, and only the repeat detector can catch it.
+type Tool struct {
+	Name        string `yaml:"name"`
+	Description string `yaml:"description"`
+	// InputSchema is the tool's JSON Schema, as JSON text; documentation
+	// for now (the harness does not send tool definitions).
+	InputSchema string `yaml:"input_schema"`
+	Result      string `yaml:"result"`
+	Error       string `yaml:"error"`
+	VaryResult  bool   `yaml:"vary_result"`
+}
+
+// ToolUse is one tool call a rule answers with: the tool's name and its
+// arguments as a JSON object written as text, e.g. '{"path": "a.txt"}'.
+type ToolUse struct {
+	Name  string `yaml:"name"`
+	Input string `yaml:"input"`
+}
+
 // Compaction describes the mock's answer to a summarisation repair call.
 type Compaction struct {
 	SummaryTokens int `yaml:"summary_tokens"`
@@ -75,10 +104,26 @@ type When struct {
 	Before Duration `yaml:"before"`
 	// Purpose is "turn" or "repair" ("" matches both).
 	Purpose string `yaml:"purpose"`
+	// Contains matches a request whose last message has this text in one
+	// of its text or tool_result blocks: how a scripted model "sees" a
+	// loop guard's warning, which the engine adds to the user message
+	// that carries the tool results.
+	Contains string `yaml:"contains"`
 }
 
-// Respond is what a rule answers: exactly one of OK, Status and Fault.
+// Respond is what a rule answers: exactly one of OK, Status, Fault and
+// ToolUse.
 type Respond struct {
+	// ToolUse answers with tool_use blocks (stop_reason tool_use; output
+	// tokens are those of the calls' input JSON): every call in one
+	// answer, or with Cycle one call per answer, in turn (the rule's n-th
+	// use takes call (n−1) mod len) — two calls make a ping-pong. Vary
+	// adds "step": n (the rule's use) to each call's input, so that an
+	// honest agent's steps all differ.
+	ToolUse []ToolUse `yaml:"tool_use"`
+	Cycle   bool      `yaml:"cycle"`
+	Vary    bool      `yaml:"vary"`
+
 	// OK answers with a complete answer of the turn's answer_tokens (or
 	// the compaction's summary_tokens for a repair call).
 	OK     bool `yaml:"ok"`

@@ -1,6 +1,7 @@
 package scenario
 
 import (
+	"encoding/json"
 	"fmt"
 	"maps"
 	"regexp"
@@ -36,11 +37,12 @@ func (s *Scenario) Validate() error {
 // and the decoder said so; nor is one exactly at a path in typo (a field
 // that is missing because its key is misspelt, or the struct holding it).
 type validator struct {
-	file string
-	pos  map[string]token.Position
-	bad  map[string]bool
-	typo map[string]bool
-	errs []*Error
+	tools map[string]bool // the scenario's tool names
+	file  string
+	pos   map[string]token.Position
+	bad   map[string]bool
+	typo  map[string]bool
+	errs  []*Error
 }
 
 func (v *validator) errorf(path, format string, args ...any) {
@@ -79,6 +81,20 @@ func (v *validator) scenario(s *Scenario) {
 	}
 	v.models(s.Models)
 	v.turn(s)
+	v.tools = map[string]bool{}
+	for i, t := range s.Tools {
+		tp := fmt.Sprintf("tools[%d]", i)
+		switch {
+		case t.Name == "":
+			v.errorf(tp+".name", "required: the tool's name")
+		case v.tools[t.Name]:
+			v.errorf(tp+".name", "%q is declared twice", t.Name)
+		}
+		v.tools[t.Name] = true
+		if t.InputSchema != "" && !jsonObject(t.InputSchema) {
+			v.errorf(tp+".input_schema", "must be a JSON object written as text")
+		}
+	}
 	if s.Compaction.SummaryTokens < 0 {
 		v.errorf("compaction.summary_tokens", "must be >= 0 (0 means %d), got %d", DefaultSummaryTokens, s.Compaction.SummaryTokens)
 	}
@@ -177,6 +193,12 @@ func (v *validator) turn(s *Scenario) {
 	}
 }
 
+// jsonObject reports whether s is one JSON object.
+func jsonObject(s string) bool {
+	var m map[string]any
+	return json.Unmarshal([]byte(s), &m) == nil && m != nil
+}
+
 func (v *validator) rule(s *Scenario, path string, r Rule) {
 	w := r.When
 	if w.Model != "" {
@@ -206,21 +228,35 @@ func (v *validator) rule(s *Scenario, path string, r Rule) {
 
 func (v *validator) respond(path string, r Respond) {
 	given := 0
-	for _, set := range []bool{r.OK, r.Status != 0, !r.Fault.IsZero()} {
+	for _, set := range []bool{r.OK, r.Status != 0, !r.Fault.IsZero(), len(r.ToolUse) > 0} {
 		if set {
 			given++
 		}
 	}
 	switch {
 	case given > 1:
-		v.errorf(path, "takes one of ok: true, a status or a fault, not %s", describeRespond(r))
+		v.errorf(path, "takes one of ok: true, a status, a fault or tool_use, not %s", describeRespond(r))
 	case given == 0:
-		v.errorf(path, "required: ok: true, a status such as 529, or a fault such as reset")
+		v.errorf(path, "required: ok: true, a status such as 529, a fault such as reset, or tool_use")
 	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
 		v.errorf(path+".status", "must be an error status, 400 to 599, got %d", r.Status)
 	}
 	if !r.Fault.IsZero() {
 		v.fault(path+".fault", r.Fault)
+	}
+	for i, t := range r.ToolUse {
+		tp := fmt.Sprintf("%s.tool_use[%d]", path, i)
+		if t.Name == "" {
+			v.errorf(tp+".name", "required: the tool to call")
+		} else if !v.tools[t.Name] {
+			v.errorf(tp+".name", "%q is not a tool of the scenario's tools", t.Name)
+		}
+		if t.Input != "" && !jsonObject(t.Input) {
+			v.errorf(tp+".input", "must be a JSON object written as text, such as '{\"path\": \"a.txt\"}'")
+		}
+	}
+	if len(r.ToolUse) == 0 && (r.Cycle || r.Vary) {
+		v.errorf(path, "cycle and vary only go with tool_use")
 	}
 	if r.Status == 0 && r.Fault.Kind != FaultError {
 		if r.Type != "" {

@@ -305,6 +305,19 @@ var strategyRows = []strategyRow{
 		return fmt.Sprintf("at %s×window", strconv.FormatFloat(s.TooLargeAsOverflow, 'f', -1, 64))
 	}},
 	{"preflight", true, func(s recovery.Strategy) string { return yesNo(s.Preflight) }},
+	{"loop guard", false, func(s recovery.Strategy) string {
+		if !s.Guard {
+			return "off"
+		}
+		g := s.LoopGuard
+		return fmt.Sprintf("window %d\nrepeat %d/%d\nping-pong %d/%d\nno progress %d/%d",
+			orDefault(g.Window, 20), orDefault(g.RepeatWarn, 3), orDefault(g.RepeatBreak, 5),
+			orDefault(g.PingPongWarn, 3), orDefault(g.PingPongBreak, 5),
+			orDefault(g.NoProgressWarn, 2), orDefault(g.NoProgressBreak, 3))
+	}},
+	{"step cap", false, func(s recovery.Strategy) string {
+		return strconv.Itoa(orDefault(s.StepCap, recovery.DefaultStepCap))
+	}},
 }
 
 func orDefault(v, def int) int {

@@ -105,12 +105,12 @@ func messageParams(req recovery.Request) (anthropic.MessageNewParams, error) {
 		params.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
 	for i, m := range req.Messages {
-		block := anthropic.NewTextBlock(m.Text)
+		blocks := contentBlocks(m)
 		switch m.Role {
 		case "user":
-			params.Messages = append(params.Messages, anthropic.NewUserMessage(block))
+			params.Messages = append(params.Messages, anthropic.NewUserMessage(blocks...))
 		case "assistant":
-			params.Messages = append(params.Messages, anthropic.NewAssistantMessage(block))
+			params.Messages = append(params.Messages, anthropic.NewAssistantMessage(blocks...))
 		default:
 			return params, fmt.Errorf("anthropic: message %d has role %q, want user or assistant", i, m.Role)
 		}
@@ -118,17 +118,43 @@ func messageParams(req recovery.Request) (anthropic.MessageNewParams, error) {
 	return params, nil
 }
 
+// contentBlocks maps a message onto content blocks: its tool results first
+// (the API wants them at the head of a user message), then its text (left
+// out when empty and there are other blocks), then its tool calls.
+func contentBlocks(m recovery.Message) []anthropic.ContentBlockParamUnion {
+	blocks := make([]anthropic.ContentBlockParamUnion, 0, 1+len(m.ToolCalls)+len(m.ToolResults))
+	for _, r := range m.ToolResults {
+		blocks = append(blocks, anthropic.NewToolResultBlock(r.ToolUseID, r.Content, r.IsError))
+	}
+	if m.Text != "" || (len(m.ToolCalls) == 0 && len(m.ToolResults) == 0) {
+		blocks = append(blocks, anthropic.NewTextBlock(m.Text))
+	}
+	for _, c := range m.ToolCalls {
+		input := c.Input
+		if len(input) == 0 {
+			input = json.RawMessage("{}")
+		}
+		blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, input, c.Name))
+	}
+	return blocks
+}
+
 func response(msg *anthropic.Message, httpResp *http.Response) *recovery.Response {
 	var text strings.Builder
+	var calls []recovery.ToolCall
 	for _, block := range msg.Content {
-		if block.Type == "text" {
+		switch block.Type {
+		case "text":
 			text.WriteString(block.Text)
+		case "tool_use":
+			calls = append(calls, recovery.ToolCall{ID: block.ID, Name: block.Name, Input: append(json.RawMessage(nil), block.Input...)})
 		}
 	}
 	resp := &recovery.Response{
 		ID:           msg.ID,
 		Model:        string(msg.Model),
 		Text:         text.String(),
+		ToolCalls:    calls,
 		StopReason:   string(msg.StopReason),
 		InputTokens:  int(msg.Usage.InputTokens),
 		OutputTokens: int(msg.Usage.OutputTokens),

@@ -2,6 +2,7 @@ package openai
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -100,9 +101,36 @@ func (p *Provider) params(req recovery.Request) (sdk.ChatCompletionNewParams, er
 	for i, m := range req.Messages {
 		switch m.Role {
 		case "user":
-			params.Messages = append(params.Messages, sdk.UserMessage(m.Text))
+			// Tool results are messages of role tool, one per call, before
+			// the user's own text (sent when there is any or nothing else).
+			for _, r := range m.ToolResults {
+				params.Messages = append(params.Messages, sdk.ToolMessage(r.Content, r.ToolUseID))
+			}
+			if m.Text != "" || len(m.ToolResults) == 0 {
+				params.Messages = append(params.Messages, sdk.UserMessage(m.Text))
+			}
 		case "assistant":
-			params.Messages = append(params.Messages, sdk.AssistantMessage(m.Text))
+			if len(m.ToolCalls) == 0 {
+				params.Messages = append(params.Messages, sdk.AssistantMessage(m.Text))
+				continue
+			}
+			var a sdk.ChatCompletionAssistantMessageParam
+			if m.Text != "" {
+				a.Content.OfString = sdk.String(m.Text)
+			}
+			for _, c := range m.ToolCalls {
+				args := string(c.Input)
+				if args == "" {
+					args = "{}"
+				}
+				a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+					OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+						ID:       c.ID,
+						Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+					},
+				})
+			}
+			params.Messages = append(params.Messages, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
 		default:
 			return params, fmt.Errorf("openai: message %d has role %q, want user or assistant", i, m.Role)
 		}
@@ -121,6 +149,11 @@ func response(c *sdk.ChatCompletion, httpResp *http.Response) *recovery.Response
 		ch := c.Choices[0]
 		resp.Text = ch.Message.Content
 		resp.StopReason = ch.FinishReason
+		for _, c := range ch.Message.ToolCalls {
+			if c.Type == "function" || c.Type == "" {
+				resp.ToolCalls = append(resp.ToolCalls, recovery.ToolCall{ID: c.ID, Name: c.Function.Name, Input: json.RawMessage(c.Function.Arguments)})
+			}
+		}
 		if ch.Message.Refusal != "" {
 			resp.StopReason = "refusal"
 		}

@@ -84,6 +84,17 @@ func Marshal(s recovery.Strategy) []byte {
 	line(1, "learned_window_ratio", num(s.LearnedWindowRatio))
 	line(1, "too_large_as_overflow", num(s.TooLargeAsOverflow))
 	line(0, "preflight", strconv.FormatBool(s.Preflight))
+	group("loop_guard")
+	line(1, "enabled", strconv.FormatBool(s.Guard))
+	g := s.LoopGuard
+	line(1, "window", strconv.Itoa(g.Window))
+	line(1, "repeat_warn", strconv.Itoa(g.RepeatWarn))
+	line(1, "repeat_break", strconv.Itoa(g.RepeatBreak))
+	line(1, "ping_pong_warn", strconv.Itoa(g.PingPongWarn))
+	line(1, "ping_pong_break", strconv.Itoa(g.PingPongBreak))
+	line(1, "no_progress_warn", strconv.Itoa(g.NoProgressWarn))
+	line(1, "no_progress_break", strconv.Itoa(g.NoProgressBreak))
+	line(0, "step_cap", strconv.Itoa(s.StepCap))
 	return []byte(b.String())
 }
 

@@ -33,6 +33,21 @@ type doc struct {
 	Adjust          *adjust      `yaml:"adjust"`
 	Compaction      *compaction  `yaml:"compaction"`
 	Preflight       *bool        `yaml:"preflight"`
+	LoopGuard       *loopGuard   `yaml:"loop_guard"`
+	StepCap         *int         `yaml:"step_cap"`
+}
+
+// loopGuard is the loop guard of agent turns; a threshold of 0 takes
+// loopguard's default.
+type loopGuard struct {
+	Enabled         *bool `yaml:"enabled"`
+	Window          *int  `yaml:"window"`
+	RepeatWarn      *int  `yaml:"repeat_warn"`
+	RepeatBreak     *int  `yaml:"repeat_break"`
+	PingPongWarn    *int  `yaml:"ping_pong_warn"`
+	PingPongBreak   *int  `yaml:"ping_pong_break"`
+	NoProgressWarn  *int  `yaml:"no_progress_warn"`
+	NoProgressBreak *int  `yaml:"no_progress_break"`
 }
 
 type backoff struct {
@@ -206,5 +221,26 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 		set(&s.TooLargeAsOverflow, c.TooLargeAsOverflow)
 	}
 	set(&s.Preflight, f.Preflight)
+	if g := f.LoopGuard; g != nil {
+		set(&s.Guard, g.Enabled)
+		for _, t := range []struct {
+			name string
+			src  *int
+			dst  *int
+		}{
+			{"window", g.Window, &s.LoopGuard.Window},
+			{"repeat_warn", g.RepeatWarn, &s.LoopGuard.RepeatWarn},
+			{"repeat_break", g.RepeatBreak, &s.LoopGuard.RepeatBreak},
+			{"ping_pong_warn", g.PingPongWarn, &s.LoopGuard.PingPongWarn},
+			{"ping_pong_break", g.PingPongBreak, &s.LoopGuard.PingPongBreak},
+			{"no_progress_warn", g.NoProgressWarn, &s.LoopGuard.NoProgressWarn},
+			{"no_progress_break", g.NoProgressBreak, &s.LoopGuard.NoProgressBreak},
+		} {
+			nonNeg("$.loop_guard."+t.name, t.src)
+			set(t.dst, t.src)
+		}
+	}
+	nonNeg("$.step_cap", f.StepCap)
+	set(&s.StepCap, f.StepCap)
 	return probs
 }
