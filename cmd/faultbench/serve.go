@@ -7,18 +7,13 @@ import (
 	"io"
 	"net"
 	"os/signal"
-	"strconv"
-	"strings"
 	"syscall"
-	"time"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
 	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/mockllm"
+	"github.com/faultbench/faultbench/reports"
 )
 
 // defaultServeAddr is where serve listens unless --addr says otherwise:
@@ -84,7 +79,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	<-ctx.Done()
 	closeErr := ep.Close()
 	var buf bytes.Buffer
-	if err := journalTable(&buf, mockllm.Summarize(srv.Journal())); err != nil {
+	if err := reports.Journal(&buf, mockllm.Summarize(srv.Journal())); err != nil {
 		return err
 	}
 	if _, err := stdout.Write(buf.Bytes()); err != nil {
@@ -93,61 +88,3 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	return closeErr
 }
 
-// maxStatuses is how many statuses a row of the journal table shows.
-const maxStatuses = 12
-
-// journalTable writes the journal as a ledger: one row per session.
-func journalTable(buf *bytes.Buffer, sessions []mockllm.SessionSummary) error {
-	buf.WriteString("\n== journal ==\n\n")
-	if len(sessions) == 0 {
-		buf.WriteString("No requests.\n")
-		return nil
-	}
-	header := []string{"scenario", "session", "api", "requests", "statuses", "input tokens", "output tokens", "last at", "retry-after honored"}
-	rows := make([][]string, len(sessions))
-	for i, s := range sessions {
-		statuses := s.Statuses
-		more := ""
-		if len(statuses) > maxStatuses {
-			more = fmt.Sprintf(" … +%d", len(statuses)-maxStatuses)
-			statuses = statuses[:maxStatuses]
-		}
-		honored := "-"
-		if s.RetryAfterAsked > 0 {
-			honored = fmt.Sprintf("%d/%d", s.RetryAfterHonored, s.RetryAfterAsked)
-		}
-		rows[i] = []string{
-			s.Scenario, s.Session, strings.Join(s.Wires, ","), strconv.Itoa(s.Requests),
-			strings.Join(statuses, " ") + more, thousands(s.InputTokens), thousands(s.OutputTokens),
-			(time.Duration(s.SpanMS) * time.Millisecond).String(), honored,
-		}
-	}
-	align := tw.Alignment{tw.AlignLeft, tw.AlignLeft, tw.AlignLeft, tw.AlignRight, tw.AlignLeft,
-		tw.AlignRight, tw.AlignRight, tw.AlignRight, tw.AlignRight}
-	t := tablewriter.NewTable(buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-	)
-	t.Header(header)
-	if err := t.Bulk(rows); err != nil {
-		return fmt.Errorf("journal table: %w", err)
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("journal table: %w", err)
-	}
-	return nil
-}
-
-// thousands writes n with comma separators.
-func thousands(n int) string {
-	s := strconv.Itoa(n)
-	if n < 0 {
-		return "-" + thousands(-n)
-	}
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
