@@ -87,4 +87,3 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	}
 	return closeErr
 }
-
