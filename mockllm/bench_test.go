@@ -14,27 +14,42 @@ import (
 	"github.com/faultbench/faultbench/scenario"
 )
 
-// BenchmarkSmallRequest puts the mock beside a bare net/http handler that
-// answers a fixed JSON of the same size, both over real loopback with one
-// shared client, and reports requests per second for each: the difference
-// is what decoding, the script and the journal cost.
-func BenchmarkSmallRequest(b *testing.B) {
-	body := []byte(`{"model":"sonnet","max_tokens":64,"messages":[{"role":"user","content":"Hello, mock."}]}`)
-	fixed := []byte(`{"id":"msg_000000000000000000000000","type":"message","role":"assistant","model":"sonnet",` +
-		`"content":[{"type":"text","text":"tok tok tok tok tok tok tok tok "}],"stop_reason":"end_turn",` +
-		`"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":8}}`)
-	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		_, _ = io.Copy(io.Discard, r.Body)
-		w.Header().Set("Content-Type", "application/json")
-		_, _ = w.Write(fixed)
-	})
+// benchMock serves one scenario, "bench", whose model is "sonnet".
+func benchMock(window, answer int) *mockllm.Server {
 	sc := &scenario.Scenario{
 		Name:   "bench",
-		Models: map[string]scenario.Model{"sonnet": {ContextWindow: 200000, MaxOutput: 64000}},
-		Turn:   scenario.Turn{AnswerTokens: 8},
+		Models: map[string]scenario.Model{"sonnet": {ContextWindow: window, MaxOutput: 64000}},
+		Turn:   scenario.Turn{AnswerTokens: answer},
 	}
-	mock := mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	return mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
+}
 
+// conversation is a request body shaped as the SDK sends it: a system block
+// of system tokens and twenty messages of one text block of per tokens.
+func conversation(b *testing.B, system, per int) []byte {
+	msgs := make([]any, 20)
+	for i := range msgs {
+		role := "user"
+		if i%2 == 1 {
+			role = "assistant"
+		}
+		msgs[i] = map[string]any{"role": role, "content": []any{map[string]any{"type": "text", "text": tokens.Text(per)}}}
+	}
+	body, err := json.Marshal(map[string]any{
+		"model": "sonnet", "max_tokens": 4096,
+		"system":   []any{map[string]any{"type": "text", "text": tokens.Text(system)}},
+		"messages": msgs,
+	})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return body
+}
+
+// versus posts body over real loopback, with one shared client, to a
+// baseline handler and to the mock, as two sub-benchmarks, and reports
+// unit per second for each.
+func versus(b *testing.B, body []byte, baseName string, base http.Handler, mock *mockllm.Server, unit string, perByte bool) {
 	transport := &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}
 	client := &http.Client{Transport: transport}
 	defer transport.CloseIdleConnections()
@@ -42,7 +57,7 @@ func BenchmarkSmallRequest(b *testing.B) {
 	for _, c := range []struct {
 		name string
 		h    http.Handler
-	}{{"bare", bare}, {"mock", mock}} {
+	}{{baseName, base}, {"mock", mock}} {
 		b.Run(c.name, func(b *testing.B) {
 			ep, err := mockllm.Start(c.h, "127.0.0.1:0")
 			if err != nil {
@@ -54,6 +69,9 @@ func BenchmarkSmallRequest(b *testing.B) {
 				}
 			}()
 			url := ep.BaseURL("bench") + "v1/messages"
+			if perByte {
+				b.SetBytes(int64(len(body)))
+			}
 			b.ReportAllocs()
 			for b.Loop() {
 				resp, err := client.Post(url, "application/json", bytes.NewReader(body))
@@ -66,39 +84,35 @@ func BenchmarkSmallRequest(b *testing.B) {
 					b.Fatalf("status %d", resp.StatusCode)
 				}
 			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "req/s")
+			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), unit)
 			mock.Reset()
 		})
 	}
 }
 
-// BenchmarkLargeRequest measures the mock alone (no network) on a 400 KB
-// conversation shaped as the SDK sends it: a system block and twenty
-// messages of text blocks. encoding/json reads and checks the body; the
-// decoder measures its texts in place.
-func BenchmarkLargeRequest(b *testing.B) {
-	msgs := make([]any, 20)
-	for i := range msgs {
-		role := "user"
-		if i%2 == 1 {
-			role = "assistant"
-		}
-		msgs[i] = map[string]any{"role": role, "content": []any{map[string]any{"type": "text", "text": tokens.Text(5000)}}}
-	}
-	body, err := json.Marshal(map[string]any{
-		"model": "sonnet", "max_tokens": 4096,
-		"system":   []any{map[string]any{"type": "text", "text": tokens.Text(1000)}},
-		"messages": msgs,
+// BenchmarkSmallRequest puts the mock beside a bare net/http handler that
+// answers a fixed JSON of the same size, and reports requests per second
+// for each: the difference is what decoding, the script and the journal
+// cost.
+func BenchmarkSmallRequest(b *testing.B) {
+	body := []byte(`{"model":"sonnet","max_tokens":64,"messages":[{"role":"user","content":"Hello, mock."}]}`)
+	fixed := []byte(`{"id":"msg_000000000000000000000000","type":"message","role":"assistant","model":"sonnet",` +
+		`"content":[{"type":"text","text":"tok tok tok tok tok tok tok tok "}],"stop_reason":"end_turn",` +
+		`"stop_sequence":null,"usage":{"input_tokens":3,"output_tokens":8}}`)
+	bare := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		_, _ = io.Copy(io.Discard, r.Body)
+		w.Header().Set("Content-Type", "application/json")
+		_, _ = w.Write(fixed)
 	})
-	if err != nil {
-		b.Fatal(err)
-	}
-	sc := &scenario.Scenario{
-		Name:   "bench",
-		Models: map[string]scenario.Model{"sonnet": {ContextWindow: 200000, MaxOutput: 64000}},
-		Turn:   scenario.Turn{AnswerTokens: 500},
-	}
-	mock := mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	versus(b, body, "bare", bare, benchMock(200000, 8), "req/s", false)
+}
+
+// BenchmarkLargeRequest measures the mock alone (no network) on a 400 KB
+// conversation: one json.Valid pass checks the body, and the decoder
+// measures its texts in place.
+func BenchmarkLargeRequest(b *testing.B) {
+	body := conversation(b, 1000, 5000)
+	mock := benchMock(200000, 500)
 	b.SetBytes(int64(len(body)))
 	b.ReportAllocs()
 	for b.Loop() {
@@ -110,73 +124,16 @@ func BenchmarkLargeRequest(b *testing.B) {
 	}
 }
 
-// BenchmarkLargeRoundTrip sends a 200,000-token conversation (about 800 KB,
-// twenty text blocks as the SDK sends them) over loopback, to the mock and
-// to a bare handler that echoes the body back, with one shared client, and
-// reports round trips per second for each: the mock reads, checks and
-// counts the body, and answers with a short message.
+// BenchmarkLargeRoundTrip sends a 200,000-token conversation (about 800 KB)
+// to the mock and to a bare handler that echoes the body back, and reports
+// round trips per second for each: the mock reads, checks and counts the
+// body, and answers with a short message.
 func BenchmarkLargeRoundTrip(b *testing.B) {
-	msgs := make([]any, 20)
-	for i := range msgs {
-		role := "user"
-		if i%2 == 1 {
-			role = "assistant"
-		}
-		msgs[i] = map[string]any{"role": role, "content": []any{map[string]any{"type": "text", "text": tokens.Text(9500)}}}
-	}
-	body, err := json.Marshal(map[string]any{
-		"model": "sonnet", "max_tokens": 4096,
-		"system":   []any{map[string]any{"type": "text", "text": tokens.Text(10000)}},
-		"messages": msgs,
-	})
-	if err != nil {
-		b.Fatal(err)
-	}
+	body := conversation(b, 10000, 9500)
 	echo := http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		buf, _ := io.ReadAll(r.Body)
 		w.Header().Set("Content-Type", "application/json")
 		_, _ = w.Write(buf)
 	})
-	sc := &scenario.Scenario{
-		Name:   "bench",
-		Models: map[string]scenario.Model{"sonnet": {ContextWindow: 1000000, MaxOutput: 64000}},
-		Turn:   scenario.Turn{AnswerTokens: 500},
-	}
-	mock := mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
-	transport := &http.Transport{Proxy: nil, MaxIdleConnsPerHost: 4}
-	client := &http.Client{Transport: transport}
-	defer transport.CloseIdleConnections()
-
-	for _, c := range []struct {
-		name string
-		h    http.Handler
-	}{{"echo", echo}, {"mock", mock}} {
-		b.Run(c.name, func(b *testing.B) {
-			ep, err := mockllm.Start(c.h, "127.0.0.1:0")
-			if err != nil {
-				b.Fatal(err)
-			}
-			defer func() {
-				if err := ep.Close(); err != nil {
-					b.Error(err)
-				}
-			}()
-			url := ep.BaseURL("bench") + "v1/messages"
-			b.SetBytes(int64(len(body)))
-			b.ReportAllocs()
-			for b.Loop() {
-				resp, err := client.Post(url, "application/json", bytes.NewReader(body))
-				if err != nil {
-					b.Fatal(err)
-				}
-				_, _ = io.Copy(io.Discard, resp.Body)
-				_ = resp.Body.Close()
-				if resp.StatusCode != http.StatusOK {
-					b.Fatalf("status %d", resp.StatusCode)
-				}
-			}
-			b.ReportMetric(float64(b.N)/b.Elapsed().Seconds(), "trips/s")
-			mock.Reset()
-		})
-	}
+	versus(b, body, "echo", echo, benchMock(1000000, 500), "trips/s", true)
 }
