@@ -40,7 +40,7 @@ func Blind() Strategy {
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
 // messages, at most 3 compactions. Agent turns go through the loop guard
-// with the thresholds of the layered agent demo ("Agent 分层容错", layers 2 and 3)
+// with the thresholds of the layered agent fault-tolerance demo (layers 2 and 3)
 // (a window of 20; same call: warn at 3; same call and result: warn at 2;
 // the break thresholds, which the demo leaves unclear, are loopguard's
 // defaults, 5, 5 and 3) and stop at the demo's MAX_STEPS of 15.
