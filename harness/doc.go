@@ -6,6 +6,6 @@
 // (scenarios as loaded, strategies as given), so the output does not depend
 // on scheduling, on -parallel or on GOMAXPROCS.
 //
-// The harness judges each turn's outcome (SPEC §3) and checks that the
+// The harness judges each turn's outcome (docs/reports.md) and checks that the
 // engine's record agrees with the server's journal, attempt for attempt.
 package harness

@@ -1,6 +1,6 @@
 package ledger
 
-// Outcome is how a turn ended, judged by the harness (SPEC §3).
+// Outcome is how a turn ended, judged by the harness (docs/reports.md).
 type Outcome string
 
 // The outcomes of a turn.
@@ -27,7 +27,7 @@ type Attempt struct {
 }
 
 // Result is what one scenario × strategy run cost. Its JSON is the stable
-// machine contract of SPEC §7.
+// machine contract of docs/reports.md.
 type Result struct {
 	Scenario             string  `json:"scenario"`
 	Strategy             string  `json:"strategy"`

@@ -82,7 +82,7 @@ const (
 )
 
 // errorKind labels an error answer the way a classifier reading every
-// layer would (SPEC §4): the status first, then the envelope's type and
+// layer would (docs/classification.md): the status first, then the envelope's type and
 // message where they say more.
 func errorKind(status int, typ, msg string) string {
 	switch {

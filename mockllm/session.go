@@ -6,8 +6,8 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/faultbench/faultbench/internal/canonjson"
 	"github.com/faultbench/faultbench/internal/tokens"
-	"github.com/faultbench/faultbench/recovery/loopguard"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -47,7 +47,7 @@ func newServed(sc *scenario.Scenario) *served {
 		r := &sc.Script[i]
 		sv.contains = sv.contains || r.When.Contains != ""
 		for _, t := range r.Respond.ToolUse {
-			canon, err := loopguard.Canonical([]byte(t.Input))
+			canon, err := canonjson.Encode([]byte(t.Input))
 			if err != nil { // Validate refuses it; answer with no arguments
 				canon = []byte("{}")
 			}

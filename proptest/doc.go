@@ -1,4 +1,4 @@
-// Package proptest is faultbench's property suite (SPEC §9) for your own
+// Package proptest is faultbench's property suite (docs/properties.md) for your own
 // strategy: each property is a function of the strategies under test that
 // returns a rapid check, run over generated fault scripts, end to end — the
 // engine over loopback HTTP against the mock, every run reconciled with the

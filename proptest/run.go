@@ -47,13 +47,13 @@ func byName(strategies []recovery.Strategy) map[string]recovery.Strategy {
 	return m
 }
 
-// Property is one named invariant of SPEC §9.
+// Property is one named invariant of docs/properties.md.
 type Property struct {
 	Name  string
 	Check func(strategies ...recovery.Strategy) func(*rapid.T)
 }
 
-// All lists every property, in SPEC §9's order.
+// All lists every property, in the order docs/properties.md gives.
 func All() []Property {
 	return []Property{
 		{"SameSeedSameLedger", SameSeedSameLedger},

@@ -14,7 +14,7 @@ import (
 
 var _ Classifier = DefaultClassifier
 
-// DefaultClassifier classifies an attempt as SPEC §4 describes, reading
+// DefaultClassifier classifies an attempt as docs/classification.md describes, reading
 // every layer it is given:
 //
 //   - on an answer (HTTP 200), the stop reason and emptiness: max_tokens

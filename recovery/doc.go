@@ -1,6 +1,6 @@
 // Package recovery is a recovery engine for LLM calls that a Go agent can
 // put in front of its model client in production: it classifies each
-// failure (SPEC §4), then waits, shrinks the request, raises the output
+// failure (docs/classification.md), then waits, shrinks the request, raises the output
 // budget, switches model, refreshes credentials, or stops — and when it
 // stops, it says why.
 //

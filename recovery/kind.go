@@ -2,7 +2,7 @@ package recovery
 
 import "slices"
 
-// Kind names what went wrong with an attempt (SPEC §4). KindOK marks an
+// Kind names what went wrong with an attempt (docs/classification.md). KindOK marks an
 // attempt that needs no recovery.
 type Kind string
 
@@ -34,7 +34,7 @@ const (
 // Retry list is nil.
 func (k Kind) Transient() bool { return slices.Contains(transientKinds, k) }
 
-// Kinds returns every kind, in the order of SPEC §4's table (ok first).
+// Kinds returns every kind, in the order of docs/classification.md's table (ok first).
 func Kinds() []Kind {
 	return []Kind{
 		KindOK, KindRateLimit, KindQuotaExhausted, KindOverloaded, KindServer, KindTimeout, KindConflict,

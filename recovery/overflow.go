@@ -9,7 +9,7 @@ import (
 // overflowNum matches a token count, thousands separators allowed: 200000, 200,000.
 const overflowNum = `(\d[\d,]*)`
 
-// The wordings of context-overflow errors that carry numbers (SPEC §8).
+// The wordings of context-overflow errors that carry numbers (docs/classification.md).
 var (
 	// Anthropic, input alone over: "prompt is too long: 210000 tokens > 200000 maximum".
 	anthropicPromptTooLong = regexp.MustCompile(`(?i)prompt is too long:\s*` + overflowNum + `\s*tokens\s*>\s*` + overflowNum + `\s*maximum`)
@@ -30,7 +30,7 @@ var (
 
 // ParseOverflow reads the numbers out of a context-overflow error message,
 // in the wordings of the Anthropic Messages API and of OpenAI Chat
-// Completions (SPEC §8). It reports false when msg carries none of them;
+// Completions (docs/classification.md). It reports false when msg carries none of them;
 // a message can still be about a context overflow without numbers, which
 // DefaultClassifier recognises by its wording.
 func ParseOverflow(msg string) (Overflow, bool) {

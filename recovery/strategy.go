@@ -18,7 +18,7 @@ type Strategy struct {
 	// from; `faultbench strategies` prints it.
 	Description string
 
-	// Classify makes the engine read each failure (SPEC §4) and act on its
+	// Classify makes the engine read each failure (docs/classification.md) and act on its
 	// kind. Without it, every failure is retried alike and any HTTP 200 is
 	// taken as done: the naive loop. Every field below that says "classify
 	// only" is ignored without it.
@@ -43,7 +43,7 @@ type Strategy struct {
 	SleepAfterFinal bool
 
 	// Retry lists the kinds a classifying strategy waits and resends on; nil
-	// means the kinds SPEC §4 calls transient: rate_limit, overloaded,
+	// means the kinds docs/classification.md calls transient: rate_limit, overloaded,
 	// server, timeout, conflict, connection, empty_response and unknown.
 	Retry []Kind
 	// RetryStatuses, when not empty, narrows Retry for failures that came
@@ -194,7 +194,7 @@ const (
 	ShouldRetryHonorExceptOverloaded ShouldRetryMode = "honor-except-overloaded"
 )
 
-// transientKinds are the kinds SPEC §4 retries by default.
+// transientKinds are the kinds docs/classification.md retries by default.
 var transientKinds = []Kind{
 	KindRateLimit, KindOverloaded, KindServer, KindTimeout, KindConflict,
 	KindConnection, KindEmptyResponse, KindUnknown,
@@ -281,5 +281,5 @@ func (s Strategy) Clone() Strategy {
 }
 
 // TransientKinds returns the kinds a classifying strategy retries when its
-// Retry list is nil (SPEC §4).
+// Retry list is nil (docs/classification.md).
 func TransientKinds() []Kind { return slices.Clone(transientKinds) }

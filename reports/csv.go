@@ -16,7 +16,7 @@ import (
 // budgets.
 var csvHeader = []string{"scenario", "strategy", "outcome", "reason", "attempts", "repair_calls", "wait_ms",
 	"submitted_input_tokens", "repair_input_tokens", "exposure", "output_tokens", "fallbacks", "compactions",
-	"escalations", "adjustments", "steps", "broken_budgets"}
+	"escalations", "adjustments", "steps", "loop_warnings", "loop_detector", "broken_budgets"}
 
 // CSV writes rep as one header line and one line per result, in the
 // report's order, for a spreadsheet: the columns of csvHeader, numbers
@@ -39,7 +39,7 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 			itoa(r.Attempts), itoa(r.RepairCalls), strconv.FormatInt(r.WaitMS, 10),
 			itoa(r.SubmittedInputTokens), itoa(r.RepairInputTokens), itoa(r.Exposure()), itoa(r.OutputTokens),
 			itoa(r.Fallbacks), itoa(r.Compactions), itoa(r.Escalations), itoa(r.Adjustments), itoa(r.Steps),
-			strings.Join(vs, "; "),
+			itoa(r.LoopWarnings), r.LoopDetector, strings.Join(vs, "; "),
 		})
 	}
 	cw.Flush()

@@ -3,7 +3,9 @@ package reports
 import (
 	"bytes"
 	"encoding/csv"
+	"slices"
 
+	"github.com/faultbench/faultbench/ledger"
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 )
@@ -34,6 +36,23 @@ var _ = Describe("CSV", func() {
 		Expect(rs[2][last]).To(Equal("attempts is 5, expected <= 4"))
 		Expect(rs[3][last]).To(Equal("wait is 31s, expected < 3s"))
 		Expect(rs[1][last]).To(BeEmpty())
+	})
+
+	It("names the loop guard's warnings and what stopped an agent turn", func() {
+		rep := ledger.Report{Seed: 1, Results: []ledger.Result{
+			{Scenario: "loop-repeat", Strategy: "classify", Outcome: ledger.OutcomeAborted, Steps: 5, LoopWarnings: 1, LoopDetector: "repeat"},
+			{Scenario: "loop-repeat", Strategy: "blind", Outcome: ledger.OutcomeAborted, Steps: 30, LoopDetector: "step_cap"},
+		}}
+		var buf bytes.Buffer
+		Expect(CSV(&buf, rep, Options{})).To(Succeed())
+		rs, err := csv.NewReader(&buf).ReadAll()
+		Expect(err).NotTo(HaveOccurred())
+		col := func(name string) int { return slices.Index(rs[0], name) }
+		Expect(col("loop_warnings")).To(BeNumerically(">", col("steps")))
+		Expect(rs[1][col("loop_warnings")]).To(Equal("1"))
+		Expect(rs[1][col("loop_detector")]).To(Equal("repeat"))
+		Expect(rs[2][col("loop_warnings")]).To(Equal("0"))
+		Expect(rs[2][col("loop_detector")]).To(Equal("step_cap"))
 	})
 
 	It("reports a failed write", func() {

@@ -3,7 +3,7 @@
 //
 // A [ledger.Report] goes in; out come the cost tables a user reads in a
 // terminal or a CI log ([Table]), the JSON object that is faultbench's
-// stable machine contract ([JSON], SPEC §7), and the reports CI systems
+// stable machine contract ([JSON], docs/reports.md), and the reports CI systems
 // show: [Markdown] for a pull-request comment, [CSV], [JUnit] XML with a
 // failure per broken budget, and one self-contained [HTML] page with a
 // timeline of every strategy's attempts. [Write] picks one by name, so the

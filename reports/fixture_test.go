@@ -3,7 +3,7 @@ package reports
 import "github.com/faultbench/faultbench/ledger"
 
 // The fixture: two scenarios, each run by blind and classify, with the
-// figures the presets would produce (SPEC §5, §6).
+// figures the presets would produce (docs/strategies.md, docs/scenario-format.md).
 //
 // overloaded-then-backup: the primary answers 529 for 30 s; the backup
 // answers 429 retry-after 2 once, then succeeds. Input is 104,000 tokens.

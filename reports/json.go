@@ -18,7 +18,7 @@ type document struct {
 	Results []ledger.Result `json:"results"`
 }
 
-// JSON writes rep as the machine contract of SPEC §7: one object
+// JSON writes rep as the machine contract of docs/reports.md: one object
 // {"seed": N, "results": [...]}, indented two spaces and ending in a newline.
 // Equal reports give byte-identical output. Empty lists are written as []
 // (results, attempts_log, repair_log), never null, so consumers need not

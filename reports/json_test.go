@@ -38,7 +38,7 @@ var _ = Describe("JSON", func() {
 		Expect(out).NotTo(HaveSuffix("\n\n"))
 	})
 
-	It("carries every field SPEC §7 names", func() {
+	It("carries every field docs/reports.md names", func() {
 		var doc struct {
 			Seed    uint64           `json:"seed"`
 			Results []map[string]any `json:"results"`

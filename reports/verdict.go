@@ -7,7 +7,7 @@ import (
 )
 
 // Violation is one broken budget: the figure a run produced against what
-// its scenario's expect block allows (SPEC §6). The harness finds them; the
+// its scenario's expect block allows (docs/scenario-format.md). The harness finds them; the
 // reports show them.
 type Violation struct {
 	Scenario string

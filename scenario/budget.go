@@ -83,7 +83,7 @@ func (b Budget) Holds(v float64) bool {
 // ("3s"), so Value is in milliseconds.
 func (b Budget) IsDuration() bool { return strings.IndexFunc(b.Raw, unicode.IsLetter) >= 0 }
 
-// outcomes are the outcomes of a turn (SPEC §3), as ledger.Outcome spells
+// outcomes are the outcomes of a turn (docs/reports.md), as ledger.Outcome spells
 // them.
 var outcomes = []string{"success", "truncated", "failed", "aborted", "cancelled"}
 

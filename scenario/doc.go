@@ -1,4 +1,4 @@
-// Package scenario is the scenario file format (SPEC §6): the types, and a
+// Package scenario is the scenario file format (docs/scenario-format.md): the types, and a
 // loader that reads YAML with positions, rejects unknown fields and checks
 // every field, naming file, line and field in its errors.
 //

@@ -33,7 +33,7 @@ const (
 	FaultError = "error"
 )
 
-// Fault is a transport or stream fault a rule answers with (SPEC §6). The
+// Fault is a transport or stream fault a rule answers with (docs/scenario-format.md). The
 // faults that stand alone are written as a word:
 //
 //	fault: reset      # connection reset by peer, before any header

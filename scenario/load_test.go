@@ -46,7 +46,7 @@ turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tok
 }
 
 var _ = Describe("Loading a scenario file", func() {
-	It("reads every field of the SPEC example", func() {
+	It("reads every field of the docs example", func() {
 		s, err := scenario.LoadFile("testdata/good.yaml")
 		Expect(err).NotTo(HaveOccurred())
 		Expect(*s).To(Equal(scenario.Scenario{

@@ -3,7 +3,7 @@ package scenario
 import "time"
 
 // Scenario is one scenario file: the turn to attempt, the models the mock
-// serves, and the script it follows (SPEC §6).
+// serves, and the script it follows (docs/scenario-format.md).
 type Scenario struct {
 	Name        string            `yaml:"name"`
 	Description string            `yaml:"description"`
@@ -137,7 +137,7 @@ type Respond struct {
 	Headers map[string]string `yaml:"headers"`
 }
 
-// Expect is a scenario's budget for one strategy (SPEC §6). Every field is a
+// Expect is a scenario's budget for one strategy (docs/scenario-format.md). Every field is a
 // comparison such as "<= 4", "< 3s" or "== 0"; a bare value means "==";
 // an empty field is free.
 type Expect struct {

@@ -16,7 +16,7 @@ import (
 // mock's URLs (http://ADDR/<name>/), and "_faultbench" stays reserved.
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
-// The purposes a rule can match (SPEC §6).
+// The purposes a rule can match (docs/scenario-format.md).
 const (
 	PurposeTurn   = "turn"
 	PurposeRepair = "repair"

@@ -15,7 +15,7 @@ func main() {
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Exit codes (SPEC §7).
+// Exit codes (docs/cli.md).
 const (
 	exitOK       = 0
 	exitFailed   = 1

@@ -199,7 +199,7 @@ var strategyRows = []strategyRow{
 			return "every failure"
 		}
 		if s.Retry == nil {
-			return "transient\n(SPEC §4)"
+			return "transient\nkinds"
 		}
 		return kindCell(s.Retry)
 	}},

@@ -9,8 +9,10 @@
 // policy — which statuses and failures it retries, how many times, after
 // how long.
 //
-// Set FAULTBENCH_MEASURE_OUT=FILE to write the table of the default suite
-// that the README shows:
+// TestDefaultSuite checks the table of the default suite that the README
+// shows, and rewrites it with -update:
 //
-//	FAULTBENCH_MEASURE_OUT=/tmp/sdks.md go test ./internal/clientcheck/ -run DefaultSuite -v
+//	go test ./internal/clientcheck/ -run DefaultSuite -update
+//
+// (FAULTBENCH_MEASURE_OUT=FILE also writes it to FILE.)
 package clientcheck

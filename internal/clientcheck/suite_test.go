@@ -1,6 +1,13 @@
 package clientcheck
 
+// The README's table of the official SDKs against the default suite is
+// written by TestDefaultSuite. After a change to the scenarios, rewrite it
+// (and the README's sample, which cmd/faultbench writes) with:
+//
+//	go test ./cmd/faultbench/ ./internal/clientcheck/ -run 'Readme|DefaultSuite' -update
+
 import (
+	"flag"
 	"fmt"
 	"os"
 	"strings"
@@ -9,6 +16,7 @@ import (
 	"time"
 
 	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/internal/gendoc"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
 )
@@ -20,6 +28,8 @@ const (
 	suiteDeadline = 15 * time.Second
 	suiteTimeout  = 11 * time.Second
 )
+
+var update = flag.Bool("update", false, "rewrite the README's SDK table from this run")
 
 // measured is one scenario × SDK of the default suite.
 type measured struct {
@@ -34,8 +44,9 @@ type measured struct {
 // TestDefaultSuite points both SDKs at `faultbench serve scenarios/`: every
 // scenario's turn, once, streamed when the scenario streams. The journal
 // must show every attempt, and each retry or stop must be the SDK's
-// documented policy. With FAULTBENCH_MEASURE_OUT set, it writes the table
-// of what each SDK did as Markdown there.
+// documented policy. The table of what each SDK did must be the README's
+// generated:sdk-table region (-update rewrites it); with
+// FAULTBENCH_MEASURE_OUT set, it is also written there.
 func TestDefaultSuite(t *testing.T) {
 	scs, err := scenario.Load("../../scenarios")
 	if err != nil {
@@ -68,10 +79,16 @@ func TestDefaultSuite(t *testing.T) {
 		})
 	}
 	wg.Wait()
+	failed := false
 	for _, r := range rows {
 		if r.err != nil {
 			t.Error(r.err)
+			failed = true
 		}
+	}
+	if !failed {
+		gendoc.Check(t, "../../README.md", "sdk-table", markdown(rows), *update,
+			"go test ./cmd/faultbench/ ./internal/clientcheck/ -run 'Readme|DefaultSuite' -update")
 	}
 	if path := os.Getenv("FAULTBENCH_MEASURE_OUT"); path != "" {
 		if err := os.WriteFile(path, []byte(markdown(rows)), 0o644); err != nil {

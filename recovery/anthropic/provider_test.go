@@ -23,7 +23,7 @@ import (
 
 const baseURL = "https://api.anthropic.test"
 
-// The error bodies as the Messages API sends them (SPEC §8).
+// The error bodies as the Messages API sends them (docs/classification.md).
 const (
 	rateLimitBody  = `{"type":"error","error":{"type":"rate_limit_error","message":"This request would exceed the rate limit for your organization of 50,000 input tokens per minute."},"request_id":"req_429"}`
 	overloadedBody = `{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_529"}`

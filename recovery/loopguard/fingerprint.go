@@ -1,11 +1,11 @@
 package loopguard
 
 import (
-	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"encoding/json"
 	"fmt"
+
+	"github.com/faultbench/faultbench/internal/canonjson"
 )
 
 // Fingerprint identifies a tool call: "name:hash-of-canonical-arguments".
@@ -26,29 +26,9 @@ func Of(name string, args []byte) (Fingerprint, error) {
 
 // Canonical returns args re-encoded with object keys sorted and no
 // insignificant whitespace; numbers keep their written form. Empty args
-// count as {}.
+// count as {}. The mock writes tool inputs in the same form.
 func Canonical(args []byte) ([]byte, error) {
-	if len(bytes.TrimSpace(args)) == 0 {
-		return []byte("{}"), nil
-	}
-	dec := json.NewDecoder(bytes.NewReader(args))
-	dec.UseNumber()
-	var v any
-	if err := dec.Decode(&v); err != nil {
-		return nil, err
-	}
-	if dec.More() {
-		return nil, fmt.Errorf("data after the arguments")
-	}
-	// encoding/json writes map keys sorted, so decoding into maps and
-	// encoding again is the canonical form.
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(v); err != nil {
-		return nil, err
-	}
-	return bytes.TrimSuffix(buf.Bytes(), []byte("\n")), nil
+	return canonjson.Encode(args)
 }
 
 // ResultHash condenses a tool result for the no-progress detector.

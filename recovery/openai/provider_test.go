@@ -23,7 +23,7 @@ import (
 
 const baseURL = "https://api.openai.test/v1"
 
-// Bodies as Chat Completions sends them (SPEC §8).
+// Bodies as Chat Completions sends them (docs/classification.md).
 const (
 	answerBody   = `{"id":"chatcmpl-1","object":"chat.completion","created":1767225600,"model":"gpt-test","choices":[{"index":0,"message":{"role":"assistant","content":"Bonjour.","refusal":null},"finish_reason":"stop","logprobs":null}],"usage":{"prompt_tokens":12,"completion_tokens":3,"total_tokens":15}}`
 	lengthBody   = `{"id":"chatcmpl-2","object":"chat.completion","created":1767225600,"model":"gpt-test","choices":[{"index":0,"message":{"role":"assistant","content":"The answer is","refusal":null},"finish_reason":"length","logprobs":null}],"usage":{"prompt_tokens":12,"completion_tokens":4,"total_tokens":16}}`

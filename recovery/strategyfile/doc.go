@@ -1,5 +1,5 @@
 // Package strategyfile reads and writes recovery strategies as YAML, so
-// that a policy can be tuned without code (SPEC §5).
+// that a policy can be tuned without code (docs/strategies.md).
 //
 // A file holds one strategy. Every field is optional; base names a
 // built-in preset to start from, and every field the file sets overrides
@@ -14,7 +14,7 @@
 //
 // Without base, a field left out takes the zero value, whose meaning
 // recovery.Strategy documents ("attempts: 0 means 5"). Durations are
-// written as Go durations ("500ms", "32s", "6h"), kinds by their SPEC §4
+// written as Go durations ("500ms", "32s", "6h"), kinds by their docs/classification.md
 // names, statuses as numbers or a class ("5xx"). A file with an unknown
 // field, a value of the wrong type or out of range is an *Error naming the
 // file, the line and the field.

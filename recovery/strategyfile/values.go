@@ -46,7 +46,7 @@ func (d *duration) UnmarshalYAML(n ast.Node) error {
 	return nil
 }
 
-// kind is a recovery.Kind by its SPEC §4 name.
+// kind is a recovery.Kind by its docs/classification.md name.
 type kind recovery.Kind
 
 func (k *kind) UnmarshalYAML(n ast.Node) error {
