@@ -29,6 +29,7 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 	}
 	broken := violationsByCell(opts.Violations)
 	moved := changesByCell(opts.Baseline)
+	exp := expectations(opts.Expectations)
 
 	var b bytes.Buffer
 	title := fmt.Sprintf("faultbench: %d %s, %d %s, seed %d",
@@ -48,8 +49,14 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		b.WriteString("<p>No results.</p>\n")
 	} else {
 		b.WriteString("<section id=\"summary\">\n<h2>Summary</h2>\n")
-		header, rows := summaryRows(g)
+		header, rows := summaryRows(g, exp)
 		writeHTMLTable(&b, header, rows, 1, "")
+		if len(exp) > 0 {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(expectedNote))
+		}
+		if len(rows) > len(g.strategies) {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(ratioNote))
+		}
 		b.WriteString("</section>\n")
 		b.WriteString("<nav><h2>Scenarios</h2>\n<ul>\n")
 		for i, sc := range g.scenarios {
@@ -79,13 +86,19 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		if len(problems) > 0 {
 			fmt.Fprintf(&b, "<ul class=\"problems\">\n%s\n</ul>\n", strings.Join(problems, "\n"))
 		}
+		if v := scenarioVerdict(g, sc, exp); v != "" {
+			fmt.Fprintf(&b, "<p class=\"verdict\">%s</p>\n", esc(v))
+		}
 		b.WriteString("<h3>Attempts over virtual time</h3>\n")
 		writeTimeline(&b, g, sc)
 		b.WriteString("<h3>Input tokens submitted</h3>\n")
 		writeTokenBars(&b, g, sc)
 		b.WriteString("<details>\n<summary>Cost table</summary>\n")
-		header, rows := scenarioRows(g, sc)
+		header, rows, notes := scenarioRows(g, sc, opts.AllRows)
 		writeHTMLTable(&b, header, rows, 1, "")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(n))
+		}
 		b.WriteString("</details>\n</section>\n")
 	}
 	b.WriteString("</body>\n</html>\n")
