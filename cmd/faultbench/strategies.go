@@ -16,6 +16,10 @@ import (
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
+// customSuffix is added to a preset's name when `faultbench strategies
+// NAME` prints it as a file, so that the file runs beside the preset.
+const customSuffix = "-custom"
+
 func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
 		Use:   "strategies [NAME|FILE|FOLDER...]",
@@ -23,7 +27,8 @@ func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 		Long: "With no argument, a table of the built-in presets side by side, then where each comes from.\n" +
 			"With arguments (preset names, strategy files or folders of them), each strategy as a complete\n" +
 			"YAML file: save one under strategies/, change what you like, and pass its path to\n" +
-			"`faultbench run --strategies`.",
+			"`faultbench run --strategies`. A preset is printed named NAME-custom, so that the file can run\n" +
+			"beside the preset.",
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return listStrategies(stdout, recovery.Presets())
@@ -34,9 +39,17 @@ func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 				if err != nil {
 					return bad(err)
 				}
+				_, preset := recovery.Preset(a)
 				for j, s := range ss {
 					if i > 0 || j > 0 {
 						buf.WriteString("---\n")
+					}
+					if preset {
+						// A copy run beside its preset (--strategies X,file)
+						// must not clash with it on the name.
+						fmt.Fprintf(&buf, "# The preset %s as a file to edit, named %s%s so that it can run beside %s\n"+
+							"# (--strategies %s,this-file.yaml); rename it as you like.\n", s.Name, s.Name, customSuffix, s.Name, s.Name)
+						s.Name += customSuffix
 					}
 					buf.Write(strategyfile.Marshal(s))
 				}
