@@ -64,6 +64,12 @@ var _ = Describe("hostile text in a report", func() {
 		}
 	})
 
+	It("writes the broken budgets for a CI log with no terminal escape", func() {
+		var buf bytes.Buffer
+		Expect(WriteViolations(&buf, []Violation{{Scenario: "s", Strategy: "\x1b]0;pwned\x07x", Field: "attempts", Budget: "<= 1", Got: "2"}})).To(Succeed())
+		Expect(buf.String()).To(Equal(`broken budget: \x1b]0;pwned\x07x on s: attempts is 2, expected <= 1` + "\n"))
+	})
+
 	It("prefixes a cell a spreadsheet would evaluate in CSV", func() {
 		rs, err := csv.NewReader(strings.NewReader(render(FormatCSV))).ReadAll()
 		Expect(err).NotTo(HaveOccurred())

@@ -18,7 +18,8 @@ import (
 // Markdown): a title line with the seed, the verdict first (broken budgets,
 // regressions against a baseline), then the summary, then each scenario's
 // table folded in a <details> block — left open when something in it
-// failed — and the note that submitted tokens are not billed.
+// failed; none with opts.SummaryOnly — and the note that submitted tokens
+// are not billed.
 //
 // Nothing is written unless the whole report renders. Two results for the
 // same scenario and strategy are an error.
@@ -84,6 +85,9 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 	}
 
 	for _, sc := range g.scenarios {
+		if opts.SummaryOnly {
+			break
+		}
 		open := ""
 		var outcomes []string
 		for _, s := range g.strategies {

@@ -53,6 +53,12 @@ var _ = Describe("Markdown", func() {
 		}
 	})
 
+	It("leaves the scenarios out with SummaryOnly", func() {
+		out := render(Options{SummaryOnly: true})
+		Expect(out).To(ContainSubstring("### Summary"))
+		Expect(out).NotTo(ContainSubstring("<details"))
+	})
+
 	It("ends with the note that submitted is not billed", func() {
 		Expect(render(Options{})).To(HaveSuffix("_Submitted tokens are what the server counted as sent, not what is billed._\n"))
 	})

@@ -36,6 +36,7 @@ type Options struct {
 	// AllRows keeps, in the scenario tables, the rows that are zero for
 	// every strategy; by default they are left out.
 	AllRows bool
-	// SummaryOnly leaves the scenario tables out of the text table.
+	// SummaryOnly leaves the scenario tables out of the text table and of
+	// Markdown.
 	SummaryOnly bool
 }
