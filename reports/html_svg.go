@@ -190,7 +190,7 @@ func writeTimeline(b *bytes.Buffer, g grouped, sc string) {
 		for j, m := range marks {
 			sent := l.attempts[j].sentMS
 			xs := max(x(sent), prev)
-			if took := m.a.AtMS - sent; took > 0 {
+			if took := m.a.AtMS - sent; took > roundingMS {
 				writeBusy(b, xs, m, rowY, took, sent)
 			} else {
 				xs = m.x
@@ -224,6 +224,11 @@ func writeTimeline(b *bytes.Buffer, g grouped, sc string) {
 	b.WriteString("</svg>\n")
 }
 
+// roundingMS is how far a send time inferred from whole milliseconds may
+// miss: a wait of 1,636.7 ms is recorded as 1,636. An attempt is drawn as
+// taking time only beyond it.
+const roundingMS = 1
+
 // writeBusy draws an attempt that took time (took ms from sent) as a bar
 // in its class's color from its send, at from, to its mark: "hung 10m"
 // when no answer came, "took 3s" when one did, slowly.
@@ -233,7 +238,7 @@ func writeBusy(b *bytes.Buffer, from float64, m placed, rowY int, took, sent int
 		return
 	}
 	verb := "took"
-	if m.a.Status == 0 {
+	if m.a.Status == 0 || m.a.Kind == "timeout" { // no answer, or one that stopped coming
 		verb = "hung"
 	}
 	label := verb + " " + formatWait(took)
