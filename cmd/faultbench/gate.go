@@ -72,15 +72,18 @@ type outputFlags struct {
 	summaryOnly bool
 }
 
-// viewHelp says what the text table's verdict line means, for the help of
-// run and merge.
-const viewHelp = `The table starts with the summary: per strategy, its successes, the runs
+// viewHelp says what the text table shows and how its verdict line ranks
+// the strategies, for the help of run and merge, wrapped at 78 columns.
+func viewHelp() string {
+	text := `The table starts with the summary: per strategy, its successes, the runs
 whose outcome is the one the scenario's expect block names ("as expected"),
 and its costs. Each scenario's table leaves out rows that are zero for every
-strategy (--all-rows keeps them), points its reason row to the give-up
-reasons below it, and ends with a verdict line naming the cheapest strategy
-that met its expected outcome, ranked by ` + reports.CheapestOrder + `.
---summary-only prints the summary alone.`
+strategy (--all-rows keeps them), points its reason row to the give-up reasons
+below it, and ends with a verdict line naming the cheapest strategy that met
+its expected outcome, ranked by ` + reports.CheapestOrder + ` (a tie goes to the
+strategy listed first). --summary-only prints the summary alone.`
+	return strings.Join(wrapWords(text, 78), "\n")
+}
 
 // registerView adds the flags that shape the text table.
 func (o *outputFlags) registerView(fl *pflag.FlagSet) {

@@ -31,7 +31,7 @@ otherwise; --scenarios gives the scenario files (for descriptions and for
 Without --scenarios the report has no descriptions and no budgets, and
 merge says so on standard error.
 
-` + viewHelp,
+` + viewHelp(),
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(stdout, cmd.ErrOrStderr(), f, args)

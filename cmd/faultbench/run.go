@@ -37,7 +37,7 @@ report; --check makes a broken one exit 1. --baseline compares with a saved
 --shard K/N runs the K-th of N slices of the scenario × strategy grid; join
 the shards' JSON with faultbench merge.
 
-` + viewHelp,
+` + viewHelp(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(cmd.Context(), stdout, cmd.ErrOrStderr(), f, args)
 		},
