@@ -23,7 +23,7 @@ type Attempt struct {
 	Status       int    `json:"status"`
 	Kind         string `json:"kind"`
 	WaitBeforeMS int64  `json:"wait_before_ms"`
-	AtMS         int64  `json:"at_ms"` // virtual time since the run began, when it was sent
+	AtMS         int64  `json:"at_ms"` // virtual time since the run began when its result came back (a hung attempt: when it ended)
 }
 
 // Result is what one scenario × strategy run cost. Its JSON is the stable

@@ -3,19 +3,24 @@ package mockllm
 import (
 	"fmt"
 	"net/http"
+	"strings"
 
 	"github.com/faultbench/faultbench/scenario"
 )
 
-// unknownModel is the real API's answer to a model it does not serve.
-func unknownModel(wr wire, name string) *apiError {
+// unknownModel is the real API's answer to a model it does not serve, in
+// its shape (Anthropic: 404 not_found_error; OpenAI: 404
+// invalid_request_error with code model_not_found), its message followed by
+// the models the scenario serves, so that a user learns what to send.
+func unknownModel(wr wire, name string, served []string) *apiError {
+	list := " The scenario serves: " + strings.Join(served, ", ") + " (or alias a name: faultbench serve --model-alias)."
 	if wr == openaiWire {
 		return &apiError{
 			status: http.StatusNotFound, typ: "invalid_request_error", code: "model_not_found", kind: kindNotFound,
-			msg: "The model `" + name + "` does not exist or you do not have access to it.",
+			msg: "The model `" + name + "` does not exist or you do not have access to it." + list,
 		}
 	}
-	return &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: "model: " + name, kind: kindNotFound}
+	return &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: "model: " + name + "." + list, kind: kindNotFound}
 }
 
 // checkLimits applies a model's limits, which hold whatever the script

@@ -52,7 +52,7 @@ var _ = Describe("the model's limits", func() {
 		Expect(w.Code).To(Equal(http.StatusNotFound))
 		e := errorOf(w)
 		Expect(e.Error.Type).To(Equal("not_found_error"))
-		Expect(e.Error.Message).To(Equal("model: opus"))
+		Expect(e.Error.Message).To(HavePrefix("model: opus. The scenario serves: "))
 	})
 
 	Describe("an answer longer than max_tokens", func() {

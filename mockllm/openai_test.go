@@ -212,7 +212,7 @@ var _ = Describe("OpenAI Chat Completions", func() {
 			e := apiError(err)
 			Expect(e.StatusCode).To(Equal(404))
 			Expect(e.Code).To(Equal("model_not_found"))
-			Expect(e.Message).To(Equal("The model `gpt-9` does not exist or you do not have access to it."))
+			Expect(e.Message).To(HavePrefix("The model `gpt-9` does not exist or you do not have access to it. The scenario serves: "))
 		})
 
 		It("a server error with OpenAI's words", func() {

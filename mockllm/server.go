@@ -50,6 +50,8 @@ type Server struct {
 
 	mu       sync.RWMutex // guards the map only; each session locks its own state
 	sessions map[sessionKey]*session
+
+	aliases map[string]string // model aliases of every scenario (WithAliases); read-only
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -60,8 +62,9 @@ type sessionKey struct{ scenario, session string }
 // with a name already given replaces the earlier one; nil ones are
 // skipped). clock is the clock of the sessions not opened with Open: serve
 // mode hands the real clock, tests a virtual one. New panics when clock is
-// nil, since the mock has no clock of its own to fall back on.
-func New(scenarios []*scenario.Scenario, clock Clock) *Server {
+// nil, since the mock has no clock of its own to fall back on. Options
+// apply in order.
+func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 	if clock == nil {
 		panic("mockllm: New needs a clock")
 	}
@@ -74,6 +77,12 @@ func New(scenarios []*scenario.Scenario, clock Clock) *Server {
 		if sc != nil {
 			s.scenarios[sc.Name] = newServed(sc)
 		}
+	}
+	for _, o := range opts {
+		o(s)
+	}
+	for _, sv := range s.scenarios {
+		sv.global = s.aliases
 	}
 	return s
 }

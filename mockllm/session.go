@@ -32,6 +32,9 @@ type served struct {
 	// contains is whether a rule matches on when.contains, so that the
 	// decoder must keep the last message.
 	contains bool
+	// global are the server's model aliases (WithAliases), after the
+	// scenario's own.
+	global map[string]string
 }
 
 func newServed(sc *scenario.Scenario) *served {
@@ -195,16 +198,19 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 // go on any of them.
 func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t time.Duration, now time.Time) {
 	sc := s.scenario.sc
-	m, ok := sc.Models[q.model]
+	// model is what the script and limits see; q.model, what the client
+	// sent, stays in the journal and the answer.
+	model, ok := s.scenario.resolve(q.model)
 	if !ok {
-		rp.err = unknownModel(rp.wire, q.model)
+		rp.err = unknownModel(rp.wire, q.model, s.scenario.modelNames())
 		return
 	}
+	m := sc.Models[model]
 	if err := checkLimits(rp.wire, q.model, m, q); err != nil {
 		rp.err = err
 		return
 	}
-	if i := s.match(q, purpose, attempt, t); i >= 0 {
+	if i := s.match(q, model, purpose, attempt, t); i >= 0 {
 		s.uses[i]++
 		r := &sc.Script[i].Respond
 		rp.headers = r.Headers
@@ -297,13 +303,13 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 
 // match returns the index of the first rule whose when matches the request
 // and whose times is not used up, or -1.
-func (s *session) match(q *request, purpose string, attempt int, t time.Duration) int {
+func (s *session) match(q *request, model, purpose string, attempt int, t time.Duration) int {
 	for i := range s.scenario.sc.Script {
 		r := &s.scenario.sc.Script[i]
 		if r.Times > 0 && s.uses[i] >= r.Times {
 			continue
 		}
-		if matches(&r.When, q.model, purpose, attempt, t) && (r.When.Contains == "" || q.lastContains(r.When.Contains)) {
+		if matches(&r.When, model, purpose, attempt, t) && (r.When.Contains == "" || q.lastContains(r.When.Contains)) {
 			return i
 		}
 	}

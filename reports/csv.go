@@ -22,7 +22,9 @@ var csvHeader = []string{"scenario", "strategy", "outcome", "reason", "attempts"
 // report's order, for a spreadsheet: the columns of csvHeader, numbers
 // without separators, and in broken_budgets the result's broken budgets
 // joined by "; " ("attempts is 6, expected <= 4"), empty when none. Lines end
-// in \n; fields are quoted only when they need it (RFC 4180).
+// in \n; fields are quoted only when they need it (RFC 4180). A text field
+// that a spreadsheet would take for a formula gets a leading ' (see
+// csvText); numbers are our own and never do.
 func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 	broken := violationsByCell(opts.Violations)
 	var buf bytes.Buffer
@@ -35,11 +37,11 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 		}
 		itoa := strconv.Itoa
 		_ = cw.Write([]string{
-			r.Scenario, r.Strategy, string(r.Outcome), r.Reason,
+			csvText(r.Scenario), csvText(r.Strategy), csvText(string(r.Outcome)), csvText(r.Reason),
 			itoa(r.Attempts), itoa(r.RepairCalls), strconv.FormatInt(r.WaitMS, 10),
 			itoa(r.SubmittedInputTokens), itoa(r.RepairInputTokens), itoa(r.Exposure()), itoa(r.OutputTokens),
 			itoa(r.Fallbacks), itoa(r.Compactions), itoa(r.Escalations), itoa(r.Adjustments), itoa(r.Steps),
-			itoa(r.LoopWarnings), r.LoopDetector, strings.Join(vs, "; "),
+			itoa(r.LoopWarnings), csvText(r.LoopDetector), csvText(strings.Join(vs, "; ")),
 		})
 	}
 	cw.Flush()
@@ -50,4 +52,17 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 		return fmt.Errorf("reports: writing CSV: %w", err)
 	}
 	return nil
+}
+
+// csvText guards a text field against formula injection as OWASP's CSV
+// injection advice recommends: a field starting with =, +, -, @, a tab or a
+// carriage return — which Excel, LibreOffice and Sheets would evaluate,
+// "=cmd|' /C calc'!A0" among them — gets a leading single quote, so it is
+// shown as text. (No name or figure of ours starts so; a scenario's or a
+// strategy's file might.)
+func csvText(s string) string {
+	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
+		return "'" + s
+	}
+	return s
 }

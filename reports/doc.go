@@ -12,13 +12,22 @@
 // scenarios' descriptions, the budgets the run broke ([Violation]) and its
 // comparison with a baseline ([Compare]).
 //
-// The table shows, for each scenario in order of first appearance, a title,
-// the scenario's description and one column per strategy with what the run
-// cost: attempts, repair calls, virtual wait, the input tokens submitted (what
-// the mock server counted as sent, failed attempts included — not what a
-// provider bills), repair input tokens and their sum, the exposure. A summary
-// follows with the totals per strategy and, when both "blind" and "classify"
-// ran, the ratio blind/classify of each cost.
+// The table, every line of it within 120 columns, starts with the summary:
+// per strategy its totals, how many runs met the outcome their scenario's
+// expect block names ("as expected", [Expectation]) and, when both "blind"
+// and "classify" ran, the ratio blind/classify of each cost. Then, for each
+// scenario in order of first appearance, a title, the scenario's
+// description and one column per strategy with what the run cost: the
+// outcome and the reason a run gave up, attempts, repair calls, virtual
+// wait, the input tokens submitted (what the mock server counted as sent,
+// failed attempts included — not what a provider bills), repair input
+// tokens and their sum, the exposure; rows zero for every strategy are left
+// out ([Options].AllRows keeps them), and a verdict line names the cheapest
+// strategy that met its expected outcome ([CheapestOrder]).
+//
+// Text from scenario and strategy files is escaped for each format: made
+// visible for a terminal, escaped as Markdown and HTML, guarded against
+// spreadsheet formulas in CSV.
 //
 // A sharded run (faultbench run --shard K/N) writes its slice with
 // [ShardJSON]; [ReadJSON] reads any report back and [Merge] joins the

@@ -115,5 +115,17 @@ func fixtureBaseline() ledger.Report {
 // verdictOptions are the options with broken budgets and a baseline.
 func verdictOptions() Options {
 	cmp := Compare(fixtureBaseline(), fixtureReport(), 0.1)
-	return Options{Descriptions: fixtureDescriptions, Violations: fixtureViolations(), Checked: true, Baseline: &cmp}
+	return Options{Descriptions: fixtureDescriptions, Violations: fixtureViolations(), Checked: true, Baseline: &cmp,
+		Expectations: fixtureExpectations()}
+}
+
+// fixtureExpectations are the outcomes the fixture's scenarios expect: blind
+// fails both as expected, classify succeeds on the overload as expected; of
+// classify on the overflow nothing is expected.
+func fixtureExpectations() []Expectation {
+	return []Expectation{
+		{Scenario: overloadScenario, Strategy: "blind", Outcome: "failed", Met: true},
+		{Scenario: overloadScenario, Strategy: "classify", Outcome: "success", Met: true},
+		{Scenario: overflowScenario, Strategy: "blind", Outcome: "failed", Met: true},
+	}
 }

@@ -29,6 +29,7 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 	}
 	broken := violationsByCell(opts.Violations)
 	moved := changesByCell(opts.Baseline)
+	exp := expectations(opts.Expectations)
 
 	var b bytes.Buffer
 	title := fmt.Sprintf("faultbench: %d %s, %d %s, seed %d",
@@ -48,8 +49,14 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		b.WriteString("<p>No results.</p>\n")
 	} else {
 		b.WriteString("<section id=\"summary\">\n<h2>Summary</h2>\n")
-		header, rows := summaryRows(g)
+		header, rows := summaryRows(g, exp)
 		writeHTMLTable(&b, header, rows, 1, "")
+		if len(exp) > 0 {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(expectedNote))
+		}
+		if len(rows) > len(g.strategies) {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(ratioNote))
+		}
 		b.WriteString("</section>\n")
 		b.WriteString("<nav><h2>Scenarios</h2>\n<ul>\n")
 		for i, sc := range g.scenarios {
@@ -79,13 +86,19 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		if len(problems) > 0 {
 			fmt.Fprintf(&b, "<ul class=\"problems\">\n%s\n</ul>\n", strings.Join(problems, "\n"))
 		}
+		if v := scenarioVerdict(g, sc, exp); v != "" {
+			fmt.Fprintf(&b, "<p class=\"verdict\">%s</p>\n", esc(v))
+		}
 		b.WriteString("<h3>Attempts over virtual time</h3>\n")
 		writeTimeline(&b, g, sc)
 		b.WriteString("<h3>Input tokens submitted</h3>\n")
 		writeTokenBars(&b, g, sc)
 		b.WriteString("<details>\n<summary>Cost table</summary>\n")
-		header, rows := scenarioRows(g, sc)
+		header, rows, notes := scenarioRows(g, sc, opts.AllRows)
 		writeHTMLTable(&b, header, rows, 1, "")
+		for _, n := range notes {
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(n))
+		}
 		b.WriteString("</details>\n</section>\n")
 	}
 	b.WriteString("</body>\n</html>\n")
@@ -174,6 +187,8 @@ func writeLegend(b *bytes.Buffer) {
 	fmt.Fprintf(b, "<span><i class=\"swatch diamond\" style=\"background:%s\"></i>repair call (its own row)</span>\n", answerClasses[0].color)
 	fmt.Fprintf(b, "<span><i class=\"swatch wait\"></i>wait between attempts</span>\n")
 	fmt.Fprintf(b, "<span><i class=\"swatch sleep\"></i>sleep after the final attempt</span>\n")
+	fmt.Fprintf(b, "<span><i class=\"swatch busy\"></i>an attempt that took time (a hang)</span>\n")
+	fmt.Fprintf(b, "<span><i class=\"swatch break\"></i>skip 10m: time not drawn to scale</span>\n")
 	b.WriteString("</div>\n")
 }
 
@@ -209,6 +224,8 @@ nav h2 { font-size: 16px; }
 .legend-title { font-weight: 600; color: var(--ink); }
 .swatch { display: inline-block; width: 10px; height: 14px; margin-right: 5px; vertical-align: -2px; border-radius: 2px; }
 .swatch.diamond { width: 10px; height: 10px; transform: rotate(45deg); vertical-align: 0; margin: 0 7px 0 2px; }
+.swatch.busy { width: 22px; height: 10px; background: #24292f; opacity: .45; vertical-align: 0; }
+.swatch.break { width: 22px; height: 14px; background: #f6f8fa; outline: 1px solid #d1d9e0; }
 .swatch.wait { width: 22px; height: 6px; background: #9ec5fe; vertical-align: 2px; }
 .swatch.sleep { width: 22px; height: 6px; background: repeating-linear-gradient(45deg, #f4a6a6 0 3px, #fff 3px 6px);
   outline: 1px solid #e06666; vertical-align: 2px; }
@@ -221,6 +238,8 @@ svg .label { font-size: 10px; }
 svg .axis { stroke: #8c959f; stroke-width: 1; }
 svg .grid { stroke: #eaeef2; stroke-width: 1; }
 svg .lane-sep { stroke: #d1d9e0; stroke-width: 1; }
+svg .axis-break-edge { stroke: #59636e; stroke-width: 1.2; }
+svg .break-label { font-style: italic; }
 details { margin: 8px 0; }
 summary { cursor: pointer; color: var(--muted); }
 @media print { details { display: block; } body { padding: 0; } }

@@ -114,62 +114,58 @@ func trailingSleep(r ledger.Result) int64 {
 }
 
 // writeTimeline draws one scenario's timeline: a lane per strategy, time
-// running right.
+// running right on a shared, broken axis (see timeAxis). An attempt that
+// took time — a hang until the client's deadline, a slow stream — is drawn
+// as a bar from when it was sent to its mark, when it ended.
 func writeTimeline(b *bytes.Buffer, g grouped, sc string) {
 	type laneData struct {
-		strategy string
-		r        ledger.Result
+		strategy         string
+		r                ledger.Result
+		attempts, repair []timed
 	}
 	var lanes []laneData
-	var span int64
+	var instants []int64
 	most, repairs := 1, false
 	for _, st := range g.strategies {
 		r, ok := g.cell(sc, st)
 		if !ok {
 			continue
 		}
-		lanes = append(lanes, laneData{st, r})
+		as, rs := sendTimes(r)
+		lanes = append(lanes, laneData{st, r, as, rs})
 		last := int64(0)
-		if n := len(r.AttemptsLog); n > 0 {
-			last = r.AttemptsLog[n-1].AtMS
+		for _, t := range append(as[:len(as):len(as)], rs...) {
+			instants = append(instants, t.sentMS, t.a.AtMS)
+			last = max(last, t.a.AtMS)
 		}
-		for _, a := range r.RepairLog {
-			last = max(last, a.AtMS)
-		}
-		span = max(span, last+trailingSleep(r))
+		instants = append(instants, last+trailingSleep(r))
 		most = max(most, len(r.AttemptsLog)+1, len(r.RepairLog)+1)
 		repairs = repairs || len(r.RepairLog) > 0
 	}
-	idle := span == 0
-	if idle {
-		span = 1000 // nobody waited: an axis of one second
-	}
 	// Nudges may take up to three quarters of the plot; the rest is time.
 	minGap := min(float64(labelGap), plotWidth*3/4/float64(most))
-	scale := (plotWidth - float64(most)*minGap) / float64(span)
-	x := func(ms int64) float64 { return gutter + float64(ms)*scale }
+	axis := newTimeAxis(instants, plotWidth-float64(most)*minGap)
+	x := axis.x
 
 	lh := laneHeight
 	if repairs {
 		lh += repairRow
 	}
 	height := 8 + lh*len(lanes) + axisHeight
+	if len(axis.segs) > 1 {
+		height += 12 // the breaks' labels
+	}
 	fmt.Fprintf(b, "<svg class=\"timeline\" viewBox=\"0 0 %d %d\" role=\"img\" aria-label=\"%s\">\n", svgWidth, height,
 		esc("timeline of attempts for "+sc))
 
 	// The axis and its grid.
 	axisY := 8 + lh*len(lanes)
-	step := tickStep(span)
-	for t := int64(0); t <= span; t += step {
-		fmt.Fprintf(b, "<line class=\"grid\" x1=\"%s\" y1=\"8\" x2=\"%s\" y2=\"%d\"/>\n", f1(x(t)), f1(x(t)), axisY)
-		fmt.Fprintf(b, "<line class=\"axis\" x1=\"%s\" y1=\"%d\" x2=\"%s\" y2=\"%d\"/>\n", f1(x(t)), axisY, f1(x(t)), axisY+4)
-		fmt.Fprintf(b, "<text class=\"small\" x=\"%s\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", f1(x(t)), axisY+16, esc(formatWait(t)))
-	}
+	writeAxis(b, axis, axisY)
 	fmt.Fprintf(b, "<line class=\"axis\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", gutter, axisY, svgWidth-rightMargin, axisY)
 	fmt.Fprintf(b, "<text class=\"small\" x=\"%d\" y=\"%d\">virtual time</text>\n", 8, axisY+16)
-	if idle {
-		fmt.Fprintf(b, "<text class=\"small\" x=\"%d\" y=\"%d\" text-anchor=\"end\">no strategy waited: every attempt at 0s, drawn side by side</text>\n",
-			svgWidth-rightMargin, 20)
+	if axis.idle {
+		fmt.Fprintf(b, "<text class=\"small\" x=\"%d\" y=\"%d\" text-anchor=\"end\">no time passed: every attempt at 0s, drawn side by side</text>\n",
+			svgWidth-rightMargin, axisY+16)
 	}
 
 	for i, l := range lanes {
@@ -188,13 +184,22 @@ func writeTimeline(b *bytes.Buffer, g grouped, sc string) {
 		if len(marks) > 0 {
 			end = marks[len(marks)-1].x
 		}
-		// Waits as gaps before the marks that waited.
+		// Each attempt that took time, as a bar from its send to its end;
+		// the waits as gaps from the end before to the send.
+		prev := float64(gutter)
 		for j, m := range marks {
-			if j == 0 || m.a.WaitBeforeMS <= 0 {
-				continue
+			sent := l.attempts[j].sentMS
+			xs := max(x(sent), prev)
+			if took := m.a.AtMS - sent; took > roundingMS {
+				writeBusy(b, xs, m, rowY, took, sent)
+			} else {
+				xs = m.x
 			}
-			writeGap(b, marks[j-1].x, m.x, rowY, "wait", formatWait(m.a.WaitBeforeMS),
-				"waited "+formatWait(m.a.WaitBeforeMS)+" before attempt "+strconv.Itoa(m.a.N))
+			if j > 0 && m.a.WaitBeforeMS > 0 {
+				writeGap(b, prev, xs, rowY, "wait", formatWait(m.a.WaitBeforeMS),
+					"waited "+formatWait(m.a.WaitBeforeMS)+" before attempt "+strconv.Itoa(m.a.N))
+			}
+			prev = m.x
 		}
 		if sleep := trailingSleep(l.r); sleep > 0 {
 			lastAt := int64(0)
@@ -217,6 +222,32 @@ func writeTimeline(b *bytes.Buffer, g grouped, sc string) {
 		b.WriteString("</g>\n")
 	}
 	b.WriteString("</svg>\n")
+}
+
+// roundingMS is how far a send time inferred from whole milliseconds may
+// miss: a wait of 1,636.7 ms is recorded as 1,636. An attempt is drawn as
+// taking time only beyond it.
+const roundingMS = 1
+
+// writeBusy draws an attempt that took time (took ms from sent) as a bar
+// in its class's color from its send, at from, to its mark: "hung 10m"
+// when no answer came, "took 3s" when one did, slowly.
+func writeBusy(b *bytes.Buffer, from float64, m placed, rowY int, took, sent int64) {
+	x1 := m.x - markWidth/2
+	if x1 <= from {
+		return
+	}
+	verb := "took"
+	if m.a.Status == 0 || m.a.Kind == "timeout" { // no answer, or one that stopped coming
+		verb = "hung"
+	}
+	label := verb + " " + formatWait(took)
+	title := fmt.Sprintf("attempt %d %s %s: sent at %s, ended at %s", m.a.N, verb, formatWait(took), formatWait(sent), formatWait(m.a.AtMS))
+	fmt.Fprintf(b, "<rect class=\"busy\" x=\"%s\" y=\"%d\" width=\"%s\" height=\"10\" rx=\"2\" fill=\"%s\" fill-opacity=\"%s\"><title>%s</title></rect>\n",
+		f1(from), rowY-5, f1(x1-from), classOf(m.a).color, busyAlpha, esc(title))
+	if float64(len(label))*6 < x1-from {
+		fmt.Fprintf(b, "<text class=\"small\" x=\"%s\" y=\"%d\" text-anchor=\"middle\">%s</text>\n", f1((from+x1)/2), rowY+16, esc(label))
+	}
 }
 
 // writeGap draws a wait (a plain bar) or a sleep after the final attempt (a

@@ -140,3 +140,80 @@ var _ = Describe("strategy names in the gutter", func() {
 		Expect(clip("überlange-strategie-namen")).To(Equal("überlange-strateg..."), "runes, not bytes")
 	})
 })
+
+var _ = Describe("the timeline's time axis", func() {
+	result := func(strategy string, as ...ledger.Attempt) ledger.Result {
+		r := ledger.Result{Scenario: "s", Strategy: strategy, Outcome: ledger.OutcomeSuccess, AttemptsLog: as}
+		for _, a := range as {
+			r.WaitMS += a.WaitBeforeMS
+		}
+		return r
+	}
+	xsOf := func(svg string) []float64 {
+		var xs []float64
+		for _, m := range markX.FindAllStringSubmatch(svg, -1) {
+			x, err := strconv.ParseFloat(m[1], 64)
+			Expect(err).NotTo(HaveOccurred())
+			xs = append(xs, x)
+		}
+		return xs
+	}
+
+	It("draws a hung attempt from when it was sent to when it ended", func() {
+		// Sent at 0, no answer until the client's ten-minute deadline, then
+		// one second of backoff and an answer.
+		rep := ledger.Report{Results: []ledger.Result{result("classify",
+			turn(1, "m", 100, 1_000, 0, 0, "timeout", 0, 600_000),
+			turn(2, "m", 100, 1_000, 10, 200, "", 1_000, 601_000))}}
+		out := renderHTML(rep, Options{})
+		Expect(out).To(MatchRegexp(`<rect class="busy" x="160\.0" [^>]*><title>attempt 1 hung 10m: sent at 0s, ended at 10m</title>`))
+		Expect(out).To(ContainSubstring(">hung 10m</text>"))
+		// The ten quiet minutes are a break; the second of backoff is drawn at scale.
+		Expect(out).To(ContainSubstring(`<rect class="axis-break"`))
+		xs := xsOf(out)
+		Expect(xs[1]-xs[0]).To(BeNumerically(">", 300), "the 1 s wait takes most of the plot: %v", xs)
+	})
+
+	It("shows no ticks when no time passed", func() {
+		rep := ledger.Report{Results: []ledger.Result{result("classify",
+			turn(1, "m", 100, 1_000, 0, 400, "invalid_request", 0, 0))}}
+		out := renderHTML(rep, Options{})
+		Expect(strings.Count(out, `<line class="grid"`)).To(Equal(1), "only 0s")
+		Expect(out).NotTo(ContainSubstring(">200ms<"))
+		Expect(out).To(ContainSubstring("no time passed"))
+	})
+
+	It("keeps a short run readable beside one sixty times longer (a broken axis)", func() {
+		var short []ledger.Attempt
+		for i, at := range []int64{0, 10_000, 20_000, 40_000, 60_000} {
+			short = append(short, turn(i+1, "m", 100, 1_000, 0, 429, "rate_limit", at-max(0, []int64{0, 0, 10_000, 20_000, 40_000}[i]), at))
+		}
+		rep := ledger.Report{Results: []ledger.Result{
+			result("short", short...),
+			result("long", turn(1, "m", 100, 1_000, 0, 429, "rate_limit", 0, 0),
+				turn(2, "m", 100, 1_000, 10, 200, "", 3_600_000, 3_600_000)),
+		}}
+		out := renderHTML(rep, Options{})
+		xs := xsOf(out)
+		Expect(xs).To(HaveLen(7))
+		Expect(xs[4]-xs[0]).To(BeNumerically(">", plotWidth/2), "the minute of the short run spans half the plot: %v", xs)
+		Expect(out).To(ContainSubstring(">skip 59m</text>"))
+		Expect(xs[6]).To(BeNumerically("<=", svgWidth-rightMargin))
+		// Time stays in order on the broken axis.
+		Expect(xs[6]).To(BeNumerically(">", xs[4]))
+	})
+
+	It("does not break a timeline that no stretch dominates", func() {
+		Expect(renderHTML(fixtureReport(), Options{})).NotTo(ContainSubstring(`class="axis-break"`))
+	})
+
+	It("infers each request's send time from the one before and its wait", func() {
+		r := result("classify",
+			turn(1, "m", 100, 1_000, 0, 0, "timeout", 0, 600_000),
+			turn(2, "m", 100, 1_000, 0, 400, "context_overflow", 1_000, 601_000),
+			turn(3, "m", 100, 1_000, 10, 200, "", 0, 601_000))
+		r.RepairLog = []ledger.Attempt{{N: 1, Purpose: "repair", Status: 200, AtMS: 601_000}}
+		as, rs := sendTimes(r)
+		Expect([]int64{as[0].sentMS, as[1].sentMS, as[2].sentMS, rs[0].sentMS}).To(Equal([]int64{0, 601_000, 601_000, 601_000}))
+	})
+})

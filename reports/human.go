@@ -76,15 +76,6 @@ func formatWait(ms int64) string {
 	return b.String()
 }
 
-// formatRatio writes num/den to one decimal followed by "x", "3.2x", or
-// [noValue] when den is zero. (An ASCII x, not "×": see noValue.)
-func formatRatio(num, den int64) string {
-	if den == 0 {
-		return noValue
-	}
-	return strconv.FormatFloat(float64(num)/float64(den), 'f', 1, 64) + "x"
-}
-
 // wrapText breaks text into lines of at most width characters (runes) at
 // spaces; a word longer than width gets a line of its own. Runs of white
 // space, newlines included, collapse to one space.

@@ -43,7 +43,9 @@ var _ = Describe("formatting for people", func() {
 		Entry("a plain ratio", int64(32), int64(10), "3.2x"),
 		Entry("rounded to one decimal", int64(62_000), int64(5_000), "12.4x"),
 		Entry("equal", int64(7), int64(7), "1.0x"),
-		Entry("zero over something", int64(0), int64(180_000), "0.0x"),
+		Entry("zero over something: no ratio", int64(0), int64(180_000), "-"),
+		Entry("small: two significant digits, never 0.0x", int64(1), int64(32), "0.031x"),
+		Entry("just under a tenth", int64(99), int64(1_000), "0.1x"),
 		Entry("over zero", int64(31_000), int64(0), "-"),
 		Entry("zero over zero", int64(0), int64(0), "-"),
 	)

@@ -10,6 +10,7 @@ import (
 	"github.com/olekukonko/tablewriter/renderer"
 	"github.com/olekukonko/tablewriter/tw"
 
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -17,7 +18,8 @@ import (
 // Markdown): a title line with the seed, the verdict first (broken budgets,
 // regressions against a baseline), then the summary, then each scenario's
 // table folded in a <details> block — left open when something in it
-// failed — and the note that submitted tokens are not billed.
+// failed; none with opts.SummaryOnly — and the note that submitted tokens
+// are not billed.
 //
 // Nothing is written unless the whole report renders. Two results for the
 // same scenario and strategy are an error.
@@ -33,6 +35,7 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 
 	broken := violationsByCell(opts.Violations)
 	moved := changesByCell(opts.Baseline)
+	exp := expectations(opts.Expectations)
 	switch {
 	case len(opts.Violations) > 0:
 		fmt.Fprintf(&buf, "**%d broken %s.**\n\n", len(opts.Violations), plural(len(opts.Violations), "budget", "budgets"))
@@ -51,7 +54,7 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 		if n := len(c.Regressions()); n > 0 {
 			fmt.Fprintf(&buf, "**%d %s against the baseline.** ", n, plural(n, "regression", "regressions"))
 		}
-		buf.WriteString(markdownEscaper.Replace(changeCounts(*c)) + "\n\n")
+		buf.WriteString(markdownText(changeCounts(*c)) + "\n\n")
 		if len(c.Changes) > 0 {
 			rows := make([][]string, len(c.Changes))
 			for i, ch := range c.Changes {
@@ -68,14 +71,23 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 		buf.WriteString("No results.\n\n")
 	} else {
 		buf.WriteString("### Summary\n\n")
-		header, rows := summaryRows(g)
+		header, rows := summaryRows(g, exp)
 		if err := renderMarkdown(&buf, header, rows, 1); err != nil {
 			return err
 		}
 		buf.WriteByte('\n')
+		if len(exp) > 0 {
+			buf.WriteString("_" + markdownText(expectedNote) + "_\n\n")
+		}
+		if len(rows) > len(g.strategies) {
+			buf.WriteString("_" + markdownText(ratioNote) + "_\n\n")
+		}
 	}
 
 	for _, sc := range g.scenarios {
+		if opts.SummaryOnly {
+			break
+		}
 		open := ""
 		var outcomes []string
 		for _, s := range g.strategies {
@@ -87,13 +99,22 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 			}
 		}
 		fmt.Fprintf(&buf, "<details%s>\n<summary><b>%s</b>: %s</summary>\n\n", open,
-			htmlEscaper.Replace(sc), htmlEscaper.Replace(strings.Join(outcomes, ", ")))
-		if d := strings.Join(strings.Fields(opts.Descriptions[sc]), " "); d != "" {
+			htmlText(sc), htmlText(strings.Join(outcomes, ", ")))
+		if d := markdownText(opts.Descriptions[sc]); d != "" {
 			buf.WriteString(d + "\n\n")
 		}
-		header, rows := scenarioRows(g, sc)
+		header, rows, notes := scenarioRows(g, sc, opts.AllRows)
 		if err := renderMarkdown(&buf, header, rows, 1); err != nil {
 			return err
+		}
+		if v := scenarioVerdict(g, sc, exp); v != "" || len(notes) > 0 {
+			buf.WriteByte('\n')
+			for _, n := range notes {
+				buf.WriteString(markdownText(n) + "<br>\n")
+			}
+			if v != "" {
+				buf.WriteString(markdownText(v) + "\n")
+			}
 		}
 		buf.WriteString("\n</details>\n\n")
 	}
@@ -105,11 +126,43 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 	return nil
 }
 
-// markdownEscaper keeps names and figures from being read as Markdown.
-var markdownEscaper = strings.NewReplacer(`\`, `\\`, "|", `\|`, "*", `\*`, "`", "\\`")
+// markdownEscaper keeps text — names, figures, a scenario's description —
+// from being read as Markdown or HTML: every character with a meaning in
+// GitHub-flavoured Markdown gets a backslash; <, > and & become entities,
+// so no tag (<!--, </details>, <img>) is opened or closed; an @ is followed
+// by a zero-width space, so no one is mentioned.
+var markdownEscaper = strings.NewReplacer(
+	`\`, `\\`, "|", `\|`, "*", `\*`, "`", "\\`", "_", `\_`, "[", `\[`, "]", `\]`, "!", `\!`, "~", `\~`,
+	"#", `\#`, "&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "@&#8203;",
+)
 
-// htmlEscaper escapes text inside the <summary> element.
-var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;")
+// markdownCell is s as one table cell of Markdown that shows s as
+// written: white space collapsed (a newline would end the row), control
+// characters made visible, and everything else escaped (markdownEscaper).
+func markdownCell(s string) string {
+	return markdownEscaper.Replace(texttable.Plain(strings.Join(strings.Fields(s), " ")))
+}
+
+// markdownText is s as a line of Markdown text, as markdownCell, and a line
+// starting with -, + or = (a list, a heading underline) gets its first
+// character escaped.
+func markdownText(s string) string {
+	s = markdownCell(s)
+	if s != "" && strings.ContainsRune("-+=", rune(s[0])) {
+		s = `\` + s
+	}
+	return s
+}
+
+// htmlEscaper escapes text inside an HTML element such as <summary>, where
+// GitHub still links @mentions.
+var htmlEscaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "@&#8203;")
+
+// htmlText is s escaped for an HTML element, on one line, control
+// characters made visible.
+func htmlText(s string) string {
+	return htmlEscaper.Replace(texttable.Plain(strings.Join(strings.Fields(s), " ")))
+}
 
 // renderMarkdown draws one Markdown table whose first left columns are
 // left-aligned and the others right-aligned. Cells are escaped.
@@ -124,7 +177,7 @@ func renderMarkdown(buf *bytes.Buffer, header []string, rows [][]string, left in
 	esc := func(cells []string) []string {
 		out := make([]string, len(cells))
 		for i, c := range cells {
-			out[i] = markdownEscaper.Replace(c)
+			out[i] = markdownCell(c)
 		}
 		return out
 	}

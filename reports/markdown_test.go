@@ -24,7 +24,7 @@ var _ = Describe("Markdown", func() {
 		scenario := strings.Index(out, "<summary><b>"+overloadScenario)
 		Expect(broken).To(BeNumerically(">", 0))
 		Expect(broken < regressions && regressions < summary && summary < scenario).To(BeTrue(), out)
-		Expect(out).To(ContainSubstring("| overloaded-then-backup | classify | attempts | <= 4     | 5   |"))
+		Expect(out).To(ContainSubstring("| overloaded-then-backup | classify | attempts | &lt;= 4  | 5   |"))
 	})
 
 	It("says every budget holds when they were checked and none broke", func() {
@@ -51,6 +51,12 @@ var _ = Describe("Markdown", func() {
 				Expect(line).NotTo(ContainSubstring("a|b"))
 			}
 		}
+	})
+
+	It("leaves the scenarios out with SummaryOnly", func() {
+		out := render(Options{SummaryOnly: true})
+		Expect(out).To(ContainSubstring("### Summary"))
+		Expect(out).NotTo(ContainSubstring("<details"))
 	})
 
 	It("ends with the note that submitted is not billed", func() {

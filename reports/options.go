@@ -28,4 +28,15 @@ type Options struct {
 	// writes it so that [Merge] can put the slices back in order. Other
 	// formats ignore it.
 	Shard *Shard
+	// Expectations are the outcomes the scenarios' expect blocks name, each
+	// with whether its run met it (see [Expectation]). The summary counts
+	// them as "as expected" and each scenario's verdict line names the
+	// cheapest strategy that met its own. None: neither is shown.
+	Expectations []Expectation
+	// AllRows keeps, in the scenario tables, the rows that are zero for
+	// every strategy; by default they are left out.
+	AllRows bool
+	// SummaryOnly leaves the scenario tables out of the text table and of
+	// Markdown.
+	SummaryOnly bool
 }

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
-
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -19,13 +17,19 @@ const DescriptionWidth = 78
 // Kept to one line of under 80 columns.
 const submittedNote = "Note: submitted tokens are what the server counted as sent, not what is billed."
 
-// Table writes rep as cost tables for people: for each scenario, in order
-// of first appearance, a title line "== NAME ==", its description and a
-// table with one row per metric and one column per strategy; then the
-// summary (see the package documentation); then, when there are any, the
-// broken budgets and the comparison with a baseline; then a note that
-// submitted tokens are not billed tokens. Borders are plain ASCII, headers are kept as
-// written and numbers are right-aligned with thousands separators.
+// Table writes rep as cost tables for people, every line at most
+// [texttable.MaxWidth] runes: first the summary (see the package
+// documentation); then, unless opts.SummaryOnly, for each scenario in order
+// of first appearance a title line "== NAME ==", its description, a table
+// with one row per metric and one column per strategy (rows that are zero
+// for every strategy left out unless opts.AllRows; a table too wide is cut
+// into parts), the give-up reasons the table's reason row points to, and the
+// verdict line (see [CheapestOrder]); then, when there are any, the broken
+// budgets and the comparison with a baseline; then a note that submitted
+// tokens are not billed tokens. Borders are plain ASCII, headers are kept as
+// written, numbers are right-aligned with thousands separators, and text
+// from the scenario and strategy files is made safe for a terminal
+// ([texttable.Plain]).
 //
 // Nothing is written unless the whole report renders. Two results for the
 // same scenario and strategy are an error.
@@ -34,27 +38,29 @@ func Table(w io.Writer, rep ledger.Report, opts Options) error {
 	if err != nil {
 		return err
 	}
+	exp := expectations(opts.Expectations)
 
 	var buf bytes.Buffer
 	if len(rep.Results) == 0 {
-		buf.WriteString("No results.\n")
-	}
-	for _, sc := range g.scenarios {
-		if err := writeScenario(&buf, g, sc, opts.Descriptions[sc]); err != nil {
+		buf.WriteString("No results.\n\n")
+	} else {
+		if err := writeSummary(&buf, g, exp); err != nil {
 			return err
 		}
 		buf.WriteByte('\n')
 	}
-	if len(rep.Results) > 0 {
-		if err := writeSummary(&buf, g); err != nil {
-			return err
+	if !opts.SummaryOnly {
+		for _, sc := range g.scenarios {
+			if err := writeScenario(&buf, g, sc, opts, exp); err != nil {
+				return err
+			}
+			buf.WriteByte('\n')
 		}
-		buf.WriteByte('\n')
 	}
 	if len(opts.Violations) > 0 {
 		buf.WriteString("== broken budgets ==\n\n")
 		for _, v := range opts.Violations {
-			fmt.Fprintf(&buf, "%s on %s: %s\n", v.Strategy, v.Scenario, v)
+			fmt.Fprintf(&buf, "%s on %s: %s\n", texttable.Plain(v.Strategy), texttable.Plain(v.Scenario), texttable.Plain(v.String()))
 		}
 		buf.WriteByte('\n')
 	}
@@ -134,9 +140,15 @@ func count(f func(ledger.Result) int) func(ledger.Result) string {
 	return func(r ledger.Result) string { return formatInt(int64(f(r))) }
 }
 
-// metrics are the rows of a scenario table, in order.
+// reasonRow names the row that points to the give-up reasons under the
+// table.
+const reasonRow = "reason"
+
+// metrics are the rows of a scenario table, in order; the reason row
+// follows the outcome.
 var metrics = []metric{
 	{"outcome", func(r ledger.Result) string { return orNoValue(string(r.Outcome)) }},
+	{reasonRow, nil}, // filled from reasonNotes
 	{"attempts", count(func(r ledger.Result) int { return r.Attempts })},
 	{"repair calls", count(func(r ledger.Result) int { return r.RepairCalls })},
 	{"wait", func(r ledger.Result) string { return formatWait(r.WaitMS) }},
@@ -166,20 +178,43 @@ func orNoValue(s string) string {
 	return s
 }
 
-// writeScenario writes one scenario's title, description and table.
-func writeScenario(buf *bytes.Buffer, g grouped, scenario, description string) error {
-	fmt.Fprintf(buf, "== %s ==\n", scenario)
+// writeScenario writes one scenario's title, description, table, reasons
+// and verdict line.
+func writeScenario(buf *bytes.Buffer, g grouped, scenario string, opts Options, exp map[key]Expectation) error {
+	fmt.Fprintf(buf, "== %s ==\n", texttable.Plain(scenario))
+	description := texttable.Plain(strings.Join(strings.Fields(opts.Descriptions[scenario]), " "))
 	for _, line := range wrapText(description, DescriptionWidth) {
 		buf.WriteString(line + "\n")
 	}
 	buf.WriteByte('\n')
-	header, rows := scenarioRows(g, scenario)
-	return render(buf, header, rows)
+	header, rows, notes := scenarioRows(g, scenario, opts.AllRows)
+	if err := render(buf, header, rows); err != nil {
+		return err
+	}
+	for _, n := range notes {
+		for i, line := range wrapText(texttable.Plain(n), texttable.MaxWidth-4) {
+			if i > 0 {
+				line = "    " + line
+			}
+			buf.WriteString(line + "\n")
+		}
+	}
+	if v := scenarioVerdict(g, scenario, exp); v != "" {
+		for i, line := range wrapText(texttable.Plain(v), texttable.MaxWidth-2) {
+			if i > 0 {
+				line = "  " + line
+			}
+			buf.WriteString(line + "\n")
+		}
+	}
+	return nil
 }
 
 // scenarioRows are one scenario's table: a row per metric, a column per
-// strategy, [noValue] where a strategy did not run it.
-func scenarioRows(g grouped, scenario string) (header []string, rows [][]string) {
+// strategy, [noValue] where a strategy did not run it; rows whose every
+// cell is zero or [noValue] left out unless all; and the notes the reason
+// row points to.
+func scenarioRows(g grouped, scenario string, all bool) (header []string, rows [][]string, notes []string) {
 	header = append([]string{"metric"}, g.strategies...)
 	shown := metrics
 	for _, s := range g.strategies {
@@ -188,49 +223,64 @@ func scenarioRows(g grouped, scenario string) (header []string, rows [][]string)
 			break
 		}
 	}
-	rows = make([][]string, len(shown))
+	reasons, notes := reasonNotes(g, scenario)
 	for i, m := range shown {
 		row := []string{m.name}
+		empty := i > 0 // the outcome row always stays
 		for _, s := range g.strategies {
+			v := noValue
 			if r, ok := g.cell(scenario, s); ok {
-				row = append(row, m.value(r))
-			} else {
-				row = append(row, noValue)
+				if m.value == nil {
+					v = orNoValue(reasons[s])
+				} else {
+					v = m.value(r)
+				}
 			}
+			empty = empty && (v == noValue || v == "0" || v == "0s")
+			row = append(row, v)
 		}
-		rows[i] = row
+		if empty && !all {
+			continue
+		}
+		rows = append(rows, row)
 	}
-	return header, rows
+	return header, rows, notes
+}
+
+// plainRows makes one row's cells safe for a terminal, each line of a cell
+// on its own (a header broken over lines stays so).
+func plainRows(cells []string) []string {
+	out := make([]string, len(cells))
+	for i, c := range cells {
+		lines := strings.Split(c, "\n")
+		for j, l := range lines {
+			lines[j] = texttable.Plain(l)
+		}
+		out[i] = strings.Join(lines, "\n")
+	}
+	return out
+}
+
+// plainTable makes every cell safe for a terminal.
+func plainTable(rows [][]string) [][]string {
+	out := make([][]string, len(rows))
+	for i, r := range rows {
+		out[i] = plainRows(r)
+	}
+	return out
 }
 
 // render draws one ASCII table: the first column left-aligned, the others
-// (numbers) right-aligned, headers as written.
+// (numbers) right-aligned, headers as written, cut to fit
+// [texttable.MaxWidth].
 func render(buf *bytes.Buffer, header []string, rows [][]string) error {
 	return renderAligned(buf, header, rows, 1)
 }
 
 // renderAligned draws one ASCII table whose first left columns are
-// left-aligned and the others right-aligned, headers as written.
+// left-aligned and the others right-aligned, headers as written, cut to fit
+// [texttable.MaxWidth] with the first left columns repeated in every part.
+// Every cell is made safe for a terminal first.
 func renderAligned(buf *bytes.Buffer, header []string, rows [][]string, left int) error {
-	align := make(tw.Alignment, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
-		if i < left {
-			align[i] = tw.AlignLeft
-		}
-	}
-	t := tablewriter.NewTable(buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-	)
-	t.Header(header)
-	if err := t.Bulk(rows); err != nil {
-		return fmt.Errorf("reports: building table: %w", err)
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("reports: rendering table: %w", err)
-	}
-	return nil
+	return texttable.Render(buf, texttable.Table{Header: plainRows(header), Rows: plainTable(rows), Keys: left, Left: left})
 }

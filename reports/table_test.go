@@ -96,33 +96,87 @@ var _ = Describe("Table", func() {
 		first := strings.Index(out, "== "+overloadScenario+" ==\n")
 		second := strings.Index(out, "== "+overflowScenario+" ==\n")
 		summary := strings.Index(out, "== summary ==\n")
-		Expect(first).To(BeNumerically(">=", 0))
+		Expect(summary).To(BeZero(), "the summary comes first")
+		Expect(first).To(BeNumerically(">", summary))
 		Expect(second).To(BeNumerically(">", first))
-		Expect(summary).To(BeNumerically(">", second))
 		Expect(out).To(ContainSubstring("== " + overloadScenario + " ==\nThe primary model stays overloaded"))
-		for _, line := range strings.Split(out[:strings.Index(out, "+")], "\n") {
+		description := out[first:]
+		for _, line := range strings.Split(description[:strings.Index(description, "+")], "\n") {
 			Expect(len(line)).To(BeNumerically("<=", DescriptionWidth))
 		}
 	})
 
 	It("writes no description line for a scenario without one", func() {
 		out := renderTable(rep, Options{})
-		Expect(out).To(HavePrefix("== " + overloadScenario + " ==\n\n+"))
+		Expect(out).To(ContainSubstring("\n== " + overloadScenario + " ==\n\n+"))
 	})
 
-	It("has one row per metric, in order, and headers as written", func() {
-		out := renderTable(rep, Options{})
-		Expect(fields(headerOf(out, overloadScenario))).To(Equal([]string{"metric", "blind", "classify"}))
+	rowNames := func(out string) []string {
+		GinkgoHelper()
 		var names []string
-		section := out[strings.Index(out, overflowScenario):strings.Index(out, "== summary")]
+		section := out[strings.Index(out, "== "+overflowScenario):strings.Index(out, "Note:")]
 		for _, line := range strings.Split(section, "\n")[4:] {
 			if strings.HasPrefix(line, "| ") {
 				names = append(names, fields(line)[0])
 			}
 		}
-		Expect(names).To(Equal([]string{"outcome", "attempts", "repair calls", "wait",
-			"submitted input tokens", "repair input tokens", "exposure", "output tokens",
+		return names
+	}
+
+	It("has one row per metric, in order, headers as written, leaving out rows zero for every strategy", func() {
+		out := renderTable(rep, Options{})
+		Expect(fields(headerOf(out, "== "+overloadScenario))).To(Equal([]string{"metric", "blind", "classify"}))
+		Expect(rowNames(out)).To(Equal([]string{"outcome", "reason", "attempts", "repair calls", "wait",
+			"submitted input tokens", "repair input tokens", "exposure", "output tokens", "compactions"}))
+	})
+
+	It("keeps every row with AllRows", func() {
+		Expect(rowNames(renderTable(rep, Options{AllRows: true}))).To(Equal([]string{"outcome", "reason", "attempts",
+			"repair calls", "wait", "submitted input tokens", "repair input tokens", "exposure", "output tokens",
 			"fallbacks", "escalations", "adjustments", "compactions"}))
+	})
+
+	It("points the reason row to the give-up reasons under the table", func() {
+		out := renderTable(rep, Options{})
+		Expect(out).To(MatchRegexp(`\| reason +\| +\(1\) \| +- \|\n`))
+		Expect(out).To(ContainSubstring("+\n(1) prompt is too long: 210000 tokens > 200000 maximum\n"))
+	})
+
+	It("leaves the scenarios out with SummaryOnly", func() {
+		out := renderTable(rep, Options{SummaryOnly: true, Descriptions: fixtureDescriptions})
+		Expect(out).To(HavePrefix("== summary ==\n"))
+		Expect(out).NotTo(ContainSubstring("== " + overloadScenario))
+		Expect(out).To(HaveSuffix(submittedNote + "\n"))
+	})
+
+	Describe("the expected outcomes", func() {
+		var opts Options
+		BeforeEach(func() {
+			opts = Options{Expectations: []Expectation{
+				{Scenario: overloadScenario, Strategy: "blind", Outcome: "failed", Met: true},
+				{Scenario: overloadScenario, Strategy: "classify", Outcome: "success", Met: true},
+				{Scenario: overflowScenario, Strategy: "blind", Outcome: "success", Met: false},
+			}}
+		})
+
+		It("counts, beside success, the runs that met the outcome their scenario expects", func() {
+			out := renderTable(rep, opts)
+			Expect(fields(headerOf(out, "== summary"))[3]).To(Equal("as"))
+			Expect(out).To(MatchRegexp(`\| blind +\| +2 \| +0/2 \| +1/2 \|`))
+			Expect(out).To(MatchRegexp(`\| classify +\| +2 \| +2/2 \| +1/1 \|`))
+		})
+
+		It("names the cheapest strategy that met its expectation, in the declared order", func() {
+			out := renderTable(rep, opts)
+			// Both met theirs on the overload with 5 attempts; classify waited less.
+			Expect(out).To(ContainSubstring("as expected: 2 of 2; cheapest of them: classify (success; 5 attempts, 5s wait, " +
+				"520,000 submitted input tokens)\n"))
+			Expect(out).To(ContainSubstring("as expected: none of the 1 strategy with an expected outcome\n"))
+		})
+
+		It("says nothing of expectations when there are none", func() {
+			Expect(renderTable(rep, Options{})).NotTo(ContainSubstring("as expected"))
+		})
 	})
 
 	It("right-aligns the numbers", func() {
@@ -155,14 +209,17 @@ var _ = Describe("Table", func() {
 			s := summaryOf(renderTable(rep, Options{}))
 			Expect(s).To(MatchRegexp(`\| blind +\| +2 \| +0/2 \| +10 \| +0 \| +1m2s \| +1,570,000 \| +0 \| +1,570,000 \|`))
 			Expect(s).To(MatchRegexp(`\| classify +\| +2 \| +2/2 \| +7 \| +1 \| +5s \| +761,200 \| +180,000 \| +941,200 \|`))
-			Expect(s).To(MatchRegexp(`\| blind/classify +\| +\| +\| +1\.4x \| +0\.0x \| +12\.4x \| +2\.1x \| +0\.0x \| +1\.7x \|`))
+			Expect(s).To(MatchRegexp(`\| ratio +\| +\| +\| +1\.4x \| +- \| +12\.4x \| +2\.1x \| +- \| +1\.7x \|`))
+			Expect(s).To(ContainSubstring("\nratio blind/classify: blind's total over classify's"))
 		})
 
-		It("writes - for a ratio over zero", func() {
+		It("writes - for a ratio over zero, never 0.0x", func() {
 			for i := range rep.Results {
 				rep.Results[i].WaitMS = 0
 			}
-			Expect(summaryOf(renderTable(rep, Options{}))).To(MatchRegexp(`\| blind/classify +\| +\| +\| +1\.4x \| +0\.0x \| +- \|`))
+			s := summaryOf(renderTable(rep, Options{}))
+			Expect(s).To(MatchRegexp(`\| ratio +\| +\| +\| +1\.4x \| +- \| +- \|`))
+			Expect(s).NotTo(ContainSubstring("0.0x"))
 		})
 
 		DescribeTable("has a ratio row only when both blind and classify ran",
@@ -191,7 +248,7 @@ var _ = Describe("Table", func() {
 	})
 
 	It("says so when there are no results", func() {
-		Expect(renderTable(ledger.Report{}, Options{})).To(Equal("No results.\n" + submittedNote + "\n"))
+		Expect(renderTable(ledger.Report{}, Options{})).To(Equal("No results.\n\n" + submittedNote + "\n"))
 	})
 
 	It("shows a missing outcome as -", func() {

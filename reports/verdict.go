@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+
+	"github.com/faultbench/faultbench/internal/texttable"
 )
 
 // Violation is one broken budget: the figure a run produced against what
@@ -41,8 +43,8 @@ func violationsByCell(vs []Violation) map[key][]Violation {
 // expected <= 4". It writes nothing when there are none.
 func WriteViolations(w io.Writer, vs []Violation) error {
 	var buf bytes.Buffer
-	for _, v := range vs {
-		fmt.Fprintf(&buf, "broken budget: %s on %s: %s\n", v.Strategy, v.Scenario, v)
+	for _, v := range vs { // names from files, made safe for a terminal or CI log
+		fmt.Fprintf(&buf, "broken budget: %s on %s: %s\n", texttable.Plain(v.Strategy), texttable.Plain(v.Scenario), texttable.Plain(v.String()))
 	}
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("reports: writing violations: %w", err)

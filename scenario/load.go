@@ -13,6 +13,8 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
+
+	"github.com/faultbench/faultbench/internal/yamlhint"
 	"github.com/goccy/go-yaml/token"
 )
 
@@ -200,6 +202,7 @@ func parseYAML(file string, data []byte) (ast.Node, error) {
 			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 				e.Line, e.Column = tk.Position.Line, tk.Position.Column
 			}
+			e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
 		}
 		return nil, e
 	}

@@ -255,7 +255,21 @@ var _ = Describe("Loading a scenario file", func() {
 			"x.yaml:4:1: turn.model: required: the model the turn asks for"),
 		Entry("an alias that contains itself", string(minimal("compaction: &x {<<: *x}\n")),
 			"x.yaml:5:21: compaction: alias *x refers to itself"),
+		Entry("a model alias to a model not served", string(minimal("aliases:\n  claude-sonnet-4-5: primary\n")),
+			`x.yaml:6:3: aliases.claude-sonnet-4-5: model "primary" is not declared in models (declared: "m")`),
+		Entry("a model alias that names a served model", string(minimal("aliases: {m: m}\n")),
+			`x.yaml:5:11: aliases.m: "m" is a model of models: it is served as itself, so the alias would never apply`),
+		Entry("a model alias with no target", string(minimal("aliases: {any: \"\"}\n")),
+			`x.yaml:5:11: aliases.any: required: the model of models the name "any" is served as`),
+		Entry("model aliases as a list", string(minimal("aliases: [m]\n")),
+			"x.yaml:5:10: aliases: want a mapping, got a list"),
 	)
+
+	It("reads model aliases", func() {
+		s, err := scenario.Parse("x.yaml", minimal("aliases: {claude-sonnet-4-5: m, any: m}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Aliases).To(Equal(map[string]string{"claude-sonnet-4-5": "m", scenario.AnyModel: "m"}))
+	})
 
 	It("stops an alias bomb quickly", func() {
 		bomb := "x:\n  a0: &a0 {summary_tokens: 1}\n"

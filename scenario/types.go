@@ -12,6 +12,12 @@ type Scenario struct {
 	Compaction  Compaction        `yaml:"compaction"`
 	Script      []Rule            `yaml:"script"`
 	Expect      map[string]Expect `yaml:"expect"`
+	// Aliases maps a model name a client sends to a model of Models, so that
+	// a client can keep its real model name ("claude-sonnet-4-5: primary").
+	// The key AnyModel matches every name neither Models nor another alias
+	// has. The mock's script and limits see the model aliased to; its
+	// journal, the name the client sent. Empty: no aliases.
+	Aliases map[string]string `yaml:"aliases"`
 	// Tools makes the turn an agent turn: the harness runs the agent loop
 	// (send, run the tools the answer asks for, send the results back)
 	// until the model ends its turn, a loop guard breaks it or the step
@@ -21,6 +27,10 @@ type Scenario struct {
 	// Path is the file the scenario was loaded from ("" when built in code).
 	Path string `yaml:"-"`
 }
+
+// AnyModel, as a key of Scenario.Aliases, matches every model name that is
+// neither served nor aliased by name.
+const AnyModel = "any"
 
 // Model is a model the mock serves and the limits it enforces.
 type Model struct {

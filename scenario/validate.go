@@ -80,6 +80,7 @@ func (v *validator) scenario(s *Scenario) {
 		v.errorf("description", "required: say what the scenario teaches")
 	}
 	v.models(s.Models)
+	v.aliases(s)
 	v.turn(s)
 	v.tools = map[string]bool{}
 	for i, t := range s.Tools {
@@ -144,6 +145,28 @@ func (v *validator) declared(s *Scenario, path, model string) bool {
 		v.errorf(path, "model %q is not declared in models (declared: %s)", model, strings.Join(names, ", "))
 	}
 	return false
+}
+
+// aliases checks that each alias names a served model and is not itself
+// one (a served name is answered as itself, so such an alias would never
+// apply).
+func (v *validator) aliases(s *Scenario) {
+	for _, from := range slices.Sorted(maps.Keys(s.Aliases)) {
+		to, path := s.Aliases[from], keyPath("aliases", from)
+		if strings.TrimSpace(from) == "" {
+			v.errorf(path, "an alias needs a name: the model name a client sends, or %q for every other name", AnyModel)
+			continue
+		}
+		if _, served := s.Models[from]; served {
+			v.errorf(path, "%q is a model of models: it is served as itself, so the alias would never apply", from)
+			continue
+		}
+		if to == "" {
+			v.errorf(path, "required: the model of models the name %q is served as", from)
+			continue
+		}
+		v.declared(s, path, to)
+	}
 }
 
 func (v *validator) turn(s *Scenario) {

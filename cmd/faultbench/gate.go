@@ -63,10 +63,38 @@ func (g gateFlags) prepare() (gate, error) {
 	return out, nil
 }
 
-// outputFlags say where a report goes and in what format.
+// outputFlags say where a report goes, in what format, and how much of it
+// the text table shows.
 type outputFlags struct {
-	format string
-	out    string
+	format      string
+	out         string
+	allRows     bool
+	summaryOnly bool
+}
+
+// viewHelp says what the text table shows and how its verdict line ranks
+// the strategies, for the help of run and merge, wrapped at 78 columns.
+func viewHelp() string {
+	text := `The table starts with the summary: per strategy, its successes, the runs
+whose outcome is the one the scenario's expect block names ("as expected"),
+and its costs. Each scenario's table leaves out rows that are zero for every
+strategy (--all-rows keeps them), points its reason row to the give-up reasons
+below it, and ends with a verdict line naming the cheapest strategy that met
+its expected outcome, ranked by ` + reports.CheapestOrder + ` (a tie goes to the
+strategy listed first). --summary-only prints the summary alone.`
+	return strings.Join(wrapWords(text, 78), "\n")
+}
+
+// registerView adds the flags that shape the text table.
+func (o *outputFlags) registerView(fl *pflag.FlagSet) {
+	fl.BoolVar(&o.allRows, "all-rows", false, "table: keep the rows that are zero for every strategy")
+	fl.BoolVar(&o.summaryOnly, "summary-only", false, "table: print the summary alone, without the scenario tables")
+}
+
+// apply copies the view flags into the report options.
+func (o outputFlags) apply(opts *reports.Options) {
+	opts.AllRows = o.allRows
+	opts.SummaryOnly = o.summaryOnly
 }
 
 func (o outputFlags) validate() error {
@@ -91,6 +119,30 @@ func budgets(scs []*scenario.Scenario, rep ledger.Report) ([]reports.Violation, 
 	return out, nil
 }
 
+// expectations are, for each result whose scenario's expect block names an
+// outcome for its strategy, that outcome and whether the run met it.
+func expectations(scs []*scenario.Scenario, rep ledger.Report) []reports.Expectation {
+	byName := make(map[string]*scenario.Scenario, len(scs))
+	for _, sc := range scs {
+		byName[sc.Name] = sc
+	}
+	var out []reports.Expectation
+	for _, r := range rep.Results {
+		sc := byName[r.Scenario]
+		if sc == nil || sc.Expect[r.Strategy].Outcome == "" {
+			continue
+		}
+		want := sc.Expect[r.Strategy].Outcome
+		m, err := scenario.ParseOutcome(want)
+		if err != nil {
+			continue // a loaded scenario's always parses; budgets reports it otherwise
+		}
+		out = append(out, reports.Expectation{Scenario: r.Scenario, Strategy: r.Strategy, Outcome: want,
+			Met: m.Holds(string(r.Outcome))})
+	}
+	return out
+}
+
 // publish compares rep with the baseline, renders and writes it, and then
 // gives the verdict: with --check, each broken budget on stderr; with
 // --baseline, the rows that moved — unless the report itself is a table on
@@ -102,6 +154,7 @@ func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report,
 		cmp = reports.Compare(*g.baseline, rep, g.tolerance)
 		opts.Baseline = &cmp
 	}
+	o.apply(&opts)
 	var buf bytes.Buffer
 	if err := reports.Write(&buf, o.format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)

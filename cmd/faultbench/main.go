@@ -55,11 +55,13 @@ func Main(args []string, stdout, stderr io.Writer) int {
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root := &cobra.Command{
+		Version:       version(),
 		Use:           "faultbench",
 		Short:         "Scripted LLM faults against recovery strategies, and what each cost",
 		SilenceUsage:  true,
 		SilenceErrors: true,
 	}
+	root.SetVersionTemplate("faultbench {{.Version}}\n")
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return bad(err) })

@@ -27,7 +27,11 @@ report, identical to the unsharded run's: every shard 1..N of one run must be
 there, each once, in any order. Reports that are not shards are joined in the
 order given. The merged report is written as JSON unless --format says
 otherwise; --scenarios gives the scenario files (for descriptions and for
---check's budgets), --baseline compares the whole run with a saved one.`,
+--check's budgets), --baseline compares the whole run with a saved one.
+Without --scenarios the report has no descriptions and no budgets, and
+merge says so on standard error.
+
+` + viewHelp(),
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runMerge(stdout, cmd.ErrOrStderr(), f, args)
@@ -38,6 +42,7 @@ otherwise; --scenarios gives the scenario files (for descriptions and for
 	fl.StringVar(&f.output.out, "out", "", "write the report to FILE instead of standard output")
 	fl.StringSliceVar(&f.scenarios, "scenarios", nil, "scenario files or folders the run used (for --check and descriptions)")
 	f.gate.register(fl)
+	f.output.registerView(fl)
 	return cmd
 }
 
@@ -80,6 +85,9 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 			return err
 		}
 		opts.Checked = true
+		opts.Expectations = expectations(scs, rep)
+	} else {
+		fmt.Fprintln(stderr, "faultbench merge: no --scenarios given: descriptions, budgets and expected outcomes were not checked")
 	}
 	return publish(stdout, stderr, f.output, g, rep, opts)
 }

@@ -35,7 +35,9 @@ Budgets in the scenarios' expect blocks are always checked and shown in the
 report; --check makes a broken one exit 1. --baseline compares with a saved
 --format json report and exits 1 when a cost grew by more than --max-regress.
 --shard K/N runs the K-th of N slices of the scenario × strategy grid; join
-the shards' JSON with faultbench merge.`,
+the shards' JSON with faultbench merge.
+
+` + viewHelp(),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runRun(cmd.Context(), stdout, cmd.ErrOrStderr(), f, args)
 		},
@@ -47,6 +49,7 @@ the shards' JSON with faultbench merge.`,
 	fl.StringVar(&f.output.out, "out", "", "write the report to FILE instead of standard output")
 	fl.IntVar(&f.parallel, "parallel", 0, "runs at once (0: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only slice K of N of the scenario × strategy grid, as K/N")
+	f.output.registerView(fl)
 	f.gate.register(fl)
 	return cmd
 }
@@ -112,7 +115,8 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	for _, sc := range scs {
 		descriptions[sc.Name] = sc.Description
 	}
-	ropts := reports.Options{Strategies: names(strategies), Descriptions: descriptions, Violations: violations, Checked: true}
+	ropts := reports.Options{Strategies: names(strategies), Descriptions: descriptions, Violations: violations, Checked: true,
+		Expectations: expectations(scs, rep)}
 	if f.shard != "" {
 		jobs := len(scs) * len(strategies)
 		first, _ := shard.Bounds(jobs)
@@ -135,14 +139,16 @@ func names(strategies []recovery.Strategy) []string {
 	return out
 }
 
-// emit writes the report to path, or to stdout when path is empty.
+// emit writes the report to path, or to stdout when path is empty. A path
+// that cannot be written is bad input (exit 2), named in the error.
 func emit(stdout io.Writer, path string, data []byte) error {
 	if path == "" {
 		_, err := stdout.Write(data)
 		return err
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
-		return fmt.Errorf("--out: %w", err)
+		// os.WriteFile's *PathError already names the path.
+		return bad(fmt.Errorf("--out: %w", err))
 	}
 	return nil
 }

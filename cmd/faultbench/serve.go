@@ -5,8 +5,11 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"maps"
 	"net"
 	"os/signal"
+	"slices"
+	"strings"
 	"syscall"
 
 	"github.com/spf13/cobra"
@@ -14,6 +17,7 @@ import (
 	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
 )
 
 // defaultServeAddr is where serve listens unless --addr says otherwise:
@@ -21,7 +25,8 @@ import (
 const defaultServeAddr = "127.0.0.1:8080"
 
 type serveFlags struct {
-	addr string
+	addr    string
+	aliases []string // --model-alias FROM=TO, repeatable
 }
 
 func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -33,12 +38,20 @@ func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
 Anthropic clients post to <base>v1/messages, OpenAI clients to <base>v1/chat/completions
 (an OpenAI SDK's base URL is <base>v1/). Each X-Faultbench-Session header value has its
 own script state and start; time is real. The journal is at GET /_faultbench/journal,
-POST /_faultbench/reset clears it; Ctrl-C stops and prints it as a ledger table.`,
+POST /_faultbench/reset clears it; Ctrl-C stops and prints it as a ledger table.
+
+Each scenario's line names the models it serves; any other model is a 404 in the
+API's shape that lists them. --model-alias FROM=TO serves the model name FROM as
+TO in every scenario that serves TO, so a client keeps its real model name
+(--model-alias claude-sonnet-4-5=primary); FROM "any" matches every other name
+(--model-alias any=primary). A scenario's own aliases: block comes first. The
+journal shows the name the client sent.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runServe(cmd.Context(), stdout, stderr, f, args, nil)
 		},
 	}
 	cmd.Flags().StringVar(&f.addr, "addr", defaultServeAddr, "host:port to listen on (port 0: any free port)")
+	cmd.Flags().StringArrayVar(&f.aliases, "model-alias", nil, "serve model name FROM as model TO, as FROM=TO (repeatable; FROM \"any\": every other name)")
 	return cmd
 }
 
@@ -58,17 +71,21 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	ctx, stop := signal.NotifyContext(ctx, syscall.SIGTERM)
 	defer stop()
 
-	srv := mockllm.New(scs, clock.Real{})
+	aliases, err := parseAliases(f.aliases, scs)
+	if err != nil {
+		return err
+	}
+	srv := mockllm.New(scs, clock.Real{}, mockllm.WithAliases(aliases))
 	ep, err := mockllm.Start(srv, f.addr)
 	if err != nil {
 		return bad(fmt.Errorf("--addr: %w", err))
 	}
-	width := 0
+	width, urlWidth := 0, 0
 	for _, sc := range scs {
-		width = max(width, len(sc.Name))
+		width, urlWidth = max(width, len(sc.Name)), max(urlWidth, len(ep.BaseURL(sc.Name)))
 	}
 	for _, sc := range scs {
-		fmt.Fprintf(stdout, "%-*s  %s\n", width, sc.Name, ep.BaseURL(sc.Name))
+		fmt.Fprintf(stdout, "%-*s  %-*s  %s\n", width, sc.Name, urlWidth, ep.BaseURL(sc.Name), servedModels(sc, aliases))
 	}
 	fmt.Fprintf(stderr, "faultbench serve: %d scenarios on http://%s — journal: GET http://%s%s, reset: POST http://%s%s; Ctrl-C to stop\n",
 		len(scs), ep.Addr, ep.Addr, mockllm.JournalPath, ep.Addr, mockllm.ResetPath)
@@ -86,4 +103,55 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 		return err
 	}
 	return closeErr
+}
+
+// parseAliases reads --model-alias FROM=TO flags; a malformed one, or one
+// whose TO no scenario serves, is bad input.
+func parseAliases(flags []string, scs []*scenario.Scenario) (map[string]string, error) {
+	out := map[string]string{}
+	for _, f := range flags {
+		from, to, ok := strings.Cut(f, "=")
+		from, to = strings.TrimSpace(from), strings.TrimSpace(to)
+		if !ok || from == "" || to == "" {
+			return nil, bad(fmt.Errorf("--model-alias %q: want FROM=TO, such as any=primary or claude-sonnet-4-5=primary", f))
+		}
+		if prev, dup := out[from]; dup && prev != to {
+			return nil, bad(fmt.Errorf("--model-alias %q: %s is already aliased to %s", f, from, prev))
+		}
+		served := false
+		for _, sc := range scs {
+			_, has := sc.Models[to]
+			served = served || has
+		}
+		if !served {
+			return nil, bad(fmt.Errorf("--model-alias %q: no scenario serves a model %q", f, to))
+		}
+		out[from] = to
+	}
+	return out, nil
+}
+
+// servedModels says what a client may send to sc: its models and, after
+// "also", the aliases that apply to it (the scenario's, then the flags').
+func servedModels(sc *scenario.Scenario, flags map[string]string) string {
+	line := "models: " + strings.Join(slices.Sorted(maps.Keys(sc.Models)), ", ")
+	var also []string
+	seen := map[string]bool{}
+	for _, aliases := range []map[string]string{sc.Aliases, flags} {
+		for _, from := range slices.Sorted(maps.Keys(aliases)) {
+			to := aliases[from]
+			if _, ok := sc.Models[to]; !ok || seen[from] {
+				continue
+			}
+			if _, ok := sc.Models[from]; ok {
+				continue
+			}
+			seen[from] = true
+			also = append(also, from+"->"+to)
+		}
+	}
+	if len(also) > 0 {
+		line += "; also " + strings.Join(also, ", ")
+	}
+	return line
 }

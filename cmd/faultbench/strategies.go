@@ -7,15 +7,18 @@ import (
 	"strconv"
 	"strings"
 	"time"
+	"unicode/utf8"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
 	"github.com/spf13/cobra"
 
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
+
+// customSuffix is added to a preset's name when `faultbench strategies
+// NAME` prints it as a file, so that the file runs beside the preset.
+const customSuffix = "-custom"
 
 func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 	return &cobra.Command{
@@ -24,7 +27,8 @@ func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 		Long: "With no argument, a table of the built-in presets side by side, then where each comes from.\n" +
 			"With arguments (preset names, strategy files or folders of them), each strategy as a complete\n" +
 			"YAML file: save one under strategies/, change what you like, and pass its path to\n" +
-			"`faultbench run --strategies`.",
+			"`faultbench run --strategies`. A preset is printed named NAME-custom, so that the file can run\n" +
+			"beside the preset.",
 		RunE: func(_ *cobra.Command, args []string) error {
 			if len(args) == 0 {
 				return listStrategies(stdout, recovery.Presets())
@@ -35,9 +39,17 @@ func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 				if err != nil {
 					return bad(err)
 				}
+				_, preset := recovery.Preset(a)
 				for j, s := range ss {
 					if i > 0 || j > 0 {
 						buf.WriteString("---\n")
+					}
+					if preset {
+						// A copy run beside its preset (--strategies X,file)
+						// must not clash with it on the name.
+						fmt.Fprintf(&buf, "# The preset %s as a file to edit, named %s%s so that it can run beside %s\n"+
+							"# (--strategies %s,this-file.yaml); rename it as you like.\n", s.Name, s.Name, customSuffix, s.Name, s.Name)
+						s.Name += customSuffix
 					}
 					buf.Write(strategyfile.Marshal(s))
 				}
@@ -56,14 +68,7 @@ func listStrategies(w io.Writer, ss []recovery.Strategy) error {
 	for _, s := range ss {
 		header = append(header, s.Name)
 	}
-	t := tablewriter.NewTable(&buf,
-		tablewriter.WithRenderer(renderer.NewBlueprint(tw.Rendition{Symbols: tw.NewSymbols(tw.StyleASCII)})),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft}),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-	)
-	t.Header(header)
+	var rows [][]string
 	for _, r := range strategyRows {
 		row := []string{r.name}
 		for _, s := range ss {
@@ -73,16 +78,21 @@ func listStrategies(w io.Writer, ss []recovery.Strategy) error {
 			}
 			row = append(row, r.cell(s))
 		}
-		if err := t.Append(row); err != nil {
-			return err
-		}
+		rows = append(rows, row)
 	}
-	if err := t.Render(); err != nil {
+	// Cut into parts of as many strategies as fit in 120 columns, each part
+	// repeating the parameter column.
+	if err := texttable.Render(&buf, texttable.Table{Header: header, Rows: rows, Left: len(header)}); err != nil {
 		return err
 	}
 	buf.WriteString("\n")
 	for _, s := range ss {
-		fmt.Fprintf(&buf, "%s: %s\n", s.Name, s.Description)
+		for i, line := range wrapWords(s.Name+": "+s.Description, texttable.MaxWidth-2) {
+			if i > 0 {
+				line = "  " + line
+			}
+			buf.WriteString(line + "\n")
+		}
 	}
 	buf.WriteString("\n`faultbench strategies NAME` prints one as YAML; save it under strategies/, edit it, and\n" +
 		"run it with `faultbench run --strategies path/to/file.yaml` (or a folder of them).\n")
@@ -325,4 +335,24 @@ func orDefault(v, def int) int {
 		return def
 	}
 	return v
+}
+
+// wrapWords breaks text into lines of at most width runes at spaces.
+func wrapWords(text string, width int) []string {
+	var lines []string
+	line := ""
+	for _, w := range strings.Fields(text) {
+		if line != "" && utf8.RuneCountInString(line)+1+utf8.RuneCountInString(w) > width {
+			lines = append(lines, line)
+			line = ""
+		}
+		if line != "" {
+			line += " "
+		}
+		line += w
+	}
+	if line != "" {
+		lines = append(lines, line)
+	}
+	return lines
 }

@@ -45,7 +45,7 @@ func TestStrategiesPrintsYAMLThatReadsBack(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "claude-code" || s.Attempts != 11 || s.Backoff != recovery.ClaudeCode().Backoff {
+	if s.Name != "claude-code-custom" || s.Attempts != 11 || s.Backoff != recovery.ClaudeCode().Backoff {
 		t.Fatalf("read back %+v", s)
 	}
 	code, _, errOut = run(t, "strategies", "no-such-strategy")

@@ -39,7 +39,7 @@ func strategiesFrom(list string) ([]recovery.Strategy, error) {
 		}
 		loaded, err := resolveStrategy(entry)
 		if err != nil {
-			return nil, err
+			return nil, fmt.Errorf("--strategies: %w", err)
 		}
 		for _, s := range loaded {
 			if err := add(s, entry); err != nil {
@@ -55,6 +55,7 @@ func strategiesFrom(list string) ([]recovery.Strategy, error) {
 
 // resolveStrategy reads one entry of --strategies (or an argument of
 // `faultbench strategies`): a preset's name first, else a file or folder.
+// Its errors name no flag: the caller says where the entry came from.
 func resolveStrategy(entry string) ([]recovery.Strategy, error) {
 	if s, ok := recovery.Preset(entry); ok {
 		return []recovery.Strategy{s}, nil
@@ -62,16 +63,16 @@ func resolveStrategy(entry string) ([]recovery.Strategy, error) {
 	info, err := os.Stat(entry)
 	switch {
 	case errors.Is(err, os.ErrNotExist):
-		return nil, fmt.Errorf("--strategies: unknown strategy %q (presets: %s; or a strategy file or folder)", entry, strings.Join(presetNames(), ", "))
+		return nil, fmt.Errorf("unknown strategy %q (presets: %s; or a strategy file or folder)", entry, strings.Join(presetNames(), ", "))
 	case err != nil:
-		return nil, fmt.Errorf("--strategies: %w", err)
+		return nil, err
 	case info.IsDir():
 		ss, err := strategyfile.LoadDir(entry)
 		if err != nil {
 			return nil, err
 		}
 		if len(ss) == 0 {
-			return nil, fmt.Errorf("--strategies: no strategy files in %s", entry)
+			return nil, fmt.Errorf("no strategy files in %s", entry)
 		}
 		return ss, nil
 	}

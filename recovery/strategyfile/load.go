@@ -13,6 +13,7 @@ import (
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/faultbench/faultbench/internal/yamlhint"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -25,7 +26,9 @@ func Parse(file string, data []byte) (recovery.Strategy, error) {
 		if errors.Is(err, io.EOF) {
 			return recovery.Strategy{}, &Error{File: file, Msg: "empty file: want a strategy"}
 		}
-		return recovery.Strategy{}, asError(file, err)
+		e := asError(file, err)
+		e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
+		return recovery.Strategy{}, e
 	}
 	var s recovery.Strategy
 	if f.Base != nil {
