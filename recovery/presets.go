@@ -114,25 +114,26 @@ func ClassifyPreflight() Strategy {
 // handed back: the reference describes no max_tokens escalation.
 func ClaudeCode() Strategy {
 	return Strategy{
-		Name:             "claude-code",
-		Description:      "Claude Code's withRetry (reference/claude-code-fault-tolerance §13): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
-		Classify:         true,
-		Attempts:         11,
-		Backoff:          Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
-		Retry:            []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
-		RetryStatuses:    append([]int{408, 409, 429}, StatusRange(500, 599)...),
-		ShouldRetry:      ShouldRetryHonorExceptOverloaded,
-		HonorRetryAfter:  true,
-		FallbackAfter:    3,
-		RefreshAuth:      true,
-		ShedBackground:   true,
-		Adjust:           true,
-		AdjustBuffer:     1000,
-		AdjustFloor:      3000,
-		Compact:          true,
-		KeepRecent:       6,
-		MaxCompactions:   3,
-		SummaryMaxTokens: 4096,
+		Name:                 "claude-code",
+		Description:          "Claude Code's withRetry (reference/claude-code-fault-tolerance §13): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
+		Classify:             true,
+		Attempts:             11,
+		Backoff:              Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
+		Retry:                []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:        append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:          ShouldRetryHonorExceptOverloaded,
+		ShouldRetryPermanent: true,
+		HonorRetryAfter:      true,
+		FallbackAfter:        3,
+		RefreshAuth:          true,
+		ShedBackground:       true,
+		Adjust:               true,
+		AdjustBuffer:         1000,
+		AdjustFloor:          3000,
+		Compact:              true,
+		KeepRecent:           6,
+		MaxCompactions:       3,
+		SummaryMaxTokens:     4096,
 	}
 }
 
@@ -224,15 +225,16 @@ func S11() Strategy {
 // any answer back as it came.
 func SDKDefault() Strategy {
 	return Strategy{
-		Name:            "sdk-default",
-		Description:     "the official SDKs' built-in retry: 3 attempts on connection errors, 408, 409, 429 and 5xx, retry-after as given, else 0.5 s·2^n to 8 s −0–25 % jitter",
-		Classify:        true,
-		Attempts:        3,
-		Backoff:         Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 8 * time.Second, Jitter: JitterNegative, JitterRatio: 0.25},
-		Retry:           []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
-		RetryStatuses:   append([]int{408, 409, 429}, StatusRange(500, 599)...),
-		ShouldRetry:     ShouldRetryHonor,
-		HonorRetryAfter: true,
+		Name:                 "sdk-default",
+		Description:          "the official SDKs' built-in retry: 3 attempts on connection errors, 408, 409, 429 and 5xx, retry-after as given, else 0.5 s·2^n to 8 s −0–25 % jitter",
+		Classify:             true,
+		Attempts:             3,
+		Backoff:              Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 8 * time.Second, Jitter: JitterNegative, JitterRatio: 0.25},
+		Retry:                []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:        append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:          ShouldRetryHonor,
+		ShouldRetryPermanent: true,
+		HonorRetryAfter:      true,
 	}
 }
 

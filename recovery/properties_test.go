@@ -24,10 +24,17 @@ import (
 // over the mock.
 
 // genAnswer draws one reply of a script: any failure SPEC §4 knows, with
-// the directives a server may attach.
+// the directives a server may attach (x-should-retry on every error status,
+// permanent ones included).
 func genAnswer(t *rapid.T, label string) answer {
 	hdr := func(kv ...string) []string { return kv }
-	switch rapid.IntRange(0, 17).Draw(t, label+".kind") {
+	sr := func() []string {
+		if v := rapid.SampledFrom([]string{"true", "false", ""}).Draw(t, label+".should_retry"); v != "" {
+			return hdr("x-should-retry", v)
+		}
+		return nil
+	}
+	switch rapid.IntRange(0, 18).Draw(t, label+".kind") {
 	case 0:
 		return ok("fine")
 	case 1:
@@ -47,36 +54,37 @@ func genAnswer(t *rapid.T, label string) answer {
 		case 4:
 			h = hdr("x-ratelimit-remaining-tokens", "0", "x-ratelimit-reset-tokens", fmt.Sprintf("%dms", rapid.IntRange(0, 400000).Draw(t, label+".reset_ms")))
 		}
-		return status(429, "rate_limit_error", "slow down", h...)
+		return status(429, "rate_limit_error", "slow down", append(h, sr()...)...)
 	case 4:
-		return status(529, "overloaded_error", "Overloaded", "x-should-retry", rapid.SampledFrom([]string{"true", "false", ""}).Draw(t, label+".should_retry"))
+		return status(529, "overloaded_error", "Overloaded", sr()...)
 	case 5:
-		return status(rapid.SampledFrom([]int{500, 502, 503, 504, 501}).Draw(t, label+".status"), "api_error", "boom",
-			"x-should-retry", rapid.SampledFrom([]string{"true", "false", ""}).Draw(t, label+".should_retry"))
+		return status(rapid.SampledFrom([]int{500, 502, 503, 504, 501}).Draw(t, label+".status"), "api_error", "boom", sr()...)
 	case 6:
-		return status(401, "authentication_error", "invalid x-api-key")
+		return status(401, "authentication_error", "invalid x-api-key", sr()...)
 	case 7:
-		return status(403, "permission_error", "no")
+		return status(403, "permission_error", "no", sr()...)
 	case 8:
-		return status(400, "invalid_request_error", "tools.0.input_schema: JSON schema is invalid")
+		return status(400, "invalid_request_error", "tools.0.input_schema: JSON schema is invalid", sr()...)
 	case 9:
-		return answer{err: &recovery.APIError{StatusCode: 429, Type: "insufficient_quota", Code: "insufficient_quota", Message: "quota"}}
+		return status(429, "insufficient_quota", "You exceeded your current quota, please check your plan and billing details.", sr()...)
 	case 10:
 		return status(400, "invalid_request_error", fmt.Sprintf("prompt is too long: %d tokens > %d maximum",
-			rapid.IntRange(5000, 300000).Draw(t, label+".input"), rapid.IntRange(4000, 200000).Draw(t, label+".window")))
+			rapid.IntRange(5000, 300000).Draw(t, label+".input"), rapid.IntRange(4000, 200000).Draw(t, label+".window")), sr()...)
 	case 11:
 		return status(400, "invalid_request_error", fmt.Sprintf("input length and `max_tokens` exceed context limit: %d + %d > %d",
-			rapid.IntRange(1000, 190000).Draw(t, label+".input"), rapid.IntRange(1000, 64000).Draw(t, label+".max"), rapid.IntRange(4000, 200000).Draw(t, label+".window")))
+			rapid.IntRange(1000, 190000).Draw(t, label+".input"), rapid.IntRange(1000, 64000).Draw(t, label+".max"), rapid.IntRange(4000, 200000).Draw(t, label+".window")), sr()...)
 	case 12:
-		return status(404, "not_found_error", "model: x")
+		return status(404, "not_found_error", "model: x", sr()...)
 	case 13:
-		return status(rapid.SampledFrom([]int{408, 409}).Draw(t, label+".status"), "", "")
+		return status(rapid.SampledFrom([]int{408, 409}).Draw(t, label+".status"), "", "", sr()...)
 	case 14:
-		return status(413, "request_too_large", "Request exceeds the maximum allowed number of bytes.")
+		return status(413, "request_too_large", "Request exceeds the maximum allowed number of bytes.", sr()...)
 	case 15:
 		return answer{err: connReset()}
 	case 16:
 		return answer{err: fmt.Errorf("stream: %w", io.ErrUnexpectedEOF)}
+	case 17:
+		return status(402, "billing_error", "Your credit balance is too low to access the Anthropic API.", sr()...)
 	}
 	return answer{resp: &recovery.Response{StopReason: "refusal"}}
 }
@@ -249,11 +257,31 @@ func TestPropertyShouldRetryFalseIsNeverRetried(t *testing.T) {
 			if tr.s.ShouldRetry == recovery.ShouldRetryHonorExceptOverloaded && f.Kind == recovery.KindOverloaded {
 				continue
 			}
+			if f.Kind == recovery.KindAuth && refreshedBefore(tr.events, i+2) {
+				continue // new credentials: not the same request
+			}
 			if sameRequest(a.Request, as[i+1].Request) {
 				t.Fatalf("%s: attempt %d said x-should-retry: false (%s), and attempt %d resent it unchanged", tr.s.Name, i+1, f.Kind, i+2)
 			}
 		}
 	})
+}
+
+// refreshedBefore reports whether the credentials were refreshed just
+// before attempt n.
+func refreshedBefore(events []recovery.Event, n int) bool {
+	refreshed := false
+	for _, e := range events {
+		switch {
+		case e.Type == recovery.EventAuthRefresh:
+			refreshed = true
+		case e.Type == recovery.EventAttempt && e.Attempt == n:
+			return refreshed
+		case e.Type == recovery.EventAttempt:
+			refreshed = false
+		}
+	}
+	return false
 }
 
 func TestPropertyAuthRefreshAtMostOncePerTurn(t *testing.T) {
@@ -289,6 +317,10 @@ func TestPropertyBackgroundNeverRetriesAnOverload(t *testing.T) {
 	})
 }
 
+// Under classify a permanent failure stops the turn whatever x-should-retry
+// says: invalid, permission and quota always; a 401 once its refresh is
+// used (or when there is none); a 404 unless the turn moves to another
+// model on it.
 func TestPropertyClassifyNeverResendsAPermanentError(t *testing.T) {
 	permanent := []recovery.Kind{recovery.KindInvalidRequest, recovery.KindPermission, recovery.KindQuotaExhausted}
 	rapid.Check(t, func(t *rapid.T) {
@@ -297,12 +329,29 @@ func TestPropertyClassifyNeverResendsAPermanentError(t *testing.T) {
 			return
 		}
 		as := tr.attempts()
+		refreshes := 0
 		for i, a := range as[:max(len(as)-1, 0)] {
-			if slices.Contains(permanent, a.Failure.Kind) && (a.Failure.ShouldRetry == nil || !*a.Failure.ShouldRetry) {
-				t.Fatalf("%s: attempt %d was %s, yet another followed", tr.s.Name, i+1, a.Failure.Kind)
+			next := as[i+1]
+			k := a.Failure.Kind
+			switch {
+			case slices.Contains(permanent, k):
+				t.Fatalf("%s: attempt %d was %s (x-should-retry %v), yet another followed", tr.s.Name, i+1, k, shouldRetry(a.Failure))
+			case k == recovery.KindNotFound && next.Request.Model == a.Request.Model:
+				t.Fatalf("%s: attempt %d was not_found (x-should-retry %v), yet attempt %d went to the same model", tr.s.Name, i+1, shouldRetry(a.Failure), i+2)
+			case k == recovery.KindAuth:
+				if refreshes++; refreshes > 1 {
+					t.Fatalf("%s: attempt %d was a second 401 (x-should-retry %v), yet another followed", tr.s.Name, i+1, shouldRetry(a.Failure))
+				}
 			}
 		}
 	})
+}
+
+func shouldRetry(f recovery.Failure) string {
+	if f.ShouldRetry == nil {
+		return "absent"
+	}
+	return strconv.FormatBool(*f.ShouldRetry)
 }
 
 func TestPropertyNoSleepAfterTheFinalAttempt(t *testing.T) {
@@ -370,4 +419,25 @@ func TestPropertyCancelledStopsBeforeTheNextAttempt(t *testing.T) {
 			return
 		}
 	})
+}
+
+// The case rapid once found (its fail file, written by an older rapid,
+// could no longer be replayed): with turn_attempts 1, an empty answer used
+// to be followed by a wait although no attempt was left.
+func TestNoSleepWhenTheTurnAttemptsRunOut(t *testing.T) {
+	s := recovery.Classifying()
+	s.TurnAttempts = 1
+	var events []recovery.Event
+	p := &fake{script: func(int, recovery.Request) answer { return answer{resp: &recovery.Response{StopReason: "end_turn"}} }}
+	e := recovery.New(p, s, recovery.WithClock(clock.NewVirtual()), recovery.WithRand(rand.New(rand.NewPCG(0, 1))),
+		recovery.WithObserver(func(ev recovery.Event) { events = append(events, ev) }))
+	res, err := e.Do(context.Background(), turnOf("m", 256, 1, 200))
+	if err == nil || res.Attempts != 1 || res.Waited != 0 {
+		t.Fatalf("attempts %d, waited %v, err %v; want 1 attempt, no wait, an error", res.Attempts, res.Waited, err)
+	}
+	for _, ev := range events {
+		if ev.Type == recovery.EventWait {
+			t.Fatalf("waited %v after the turn's only attempt", ev.Wait)
+		}
+	}
 }

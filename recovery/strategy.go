@@ -54,6 +54,13 @@ type Strategy struct {
 	// ShouldRetry says how the x-should-retry response header is read; ""
 	// means ShouldRetryHonor. Classify only.
 	ShouldRetry ShouldRetryMode
+	// ShouldRetryPermanent lets x-should-retry: true resend a permanent
+	// failure too (401, 403, 404, a quota 429, a rejected request), as the
+	// official SDKs and Claude Code do: they read the header before the
+	// status. false, the default, lets the header resend only a failure
+	// that is not permanent; a permanent one stops whatever the header
+	// says. Classify only.
+	ShouldRetryPermanent bool
 
 	// HonorRetryAfter waits what the server asks (retry-after-ms, then
 	// retry-after as seconds or an HTTP date) instead of the backoff delay.
@@ -182,8 +189,8 @@ type ShouldRetryMode string
 
 // The ways of reading x-should-retry.
 const (
-	// ShouldRetryHonor: "true" allows resending any failure that is not
-	// about the request's content; "false" forbids resending the same
+	// ShouldRetryHonor: "true" allows resending a failure that is not
+	// permanent (or any failure, with ShouldRetryPermanent); "false" forbids resending the same
 	// request (a repair or a fallback, which change it, stays allowed).
 	ShouldRetryHonor ShouldRetryMode = "honor"
 	// ShouldRetryIgnore: the header is not read.

@@ -129,7 +129,7 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	retryable := t.s.retries(f.Kind, f.StatusCode)
 	if f.ShouldRetry != nil && t.s.shouldRetryMode() != ShouldRetryIgnore {
 		switch {
-		case *f.ShouldRetry && !contentKind(f.Kind):
+		case *f.ShouldRetry && (t.s.ShouldRetryPermanent || !permanentKind(f.Kind)):
 			retryable = true
 		case !*f.ShouldRetry && !(t.s.shouldRetryMode() == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
 			return stop(StopServerSaidNo, "server said x-should-retry: false")
@@ -147,11 +147,15 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	return true, nil, nil
 }
 
-// contentKind reports whether a failure was about the request's content,
-// which no resend of the same request can fix.
-func contentKind(k Kind) bool {
+// permanentKind reports whether a failure is one that no resend of the
+// same request can fix: its content was rejected (overflow, invalid, too
+// large, refused), or the account or model was (credentials, permission,
+// quota, a missing model). Under classify such a failure stops whatever
+// x-should-retry says, unless the strategy sets ShouldRetryPermanent.
+func permanentKind(k Kind) bool {
 	switch k {
-	case KindContextOverflow, KindInvalidRequest, KindRequestTooLarge, KindRefusal:
+	case KindContextOverflow, KindInvalidRequest, KindRequestTooLarge, KindRefusal,
+		KindAuth, KindPermission, KindQuotaExhausted, KindNotFound:
 		return true
 	}
 	return false

@@ -49,6 +49,7 @@ func Marshal(s recovery.Strategy) []byte {
 		mode = recovery.ShouldRetryHonor
 	}
 	line(0, "should_retry", string(mode))
+	line(0, "should_retry_permanent", strconv.FormatBool(s.ShouldRetryPermanent))
 	group("retry_after")
 	line(1, "honor", strconv.FormatBool(s.HonorRetryAfter))
 	line(1, "rate_limit_reset", strconv.FormatBool(s.HonorRateLimitReset))

@@ -21,20 +21,22 @@ type doc struct {
 	Retry           *[]kind      `yaml:"retry"`
 	RetryStatuses   *[]status    `yaml:"retry_statuses"`
 	ShouldRetry     *shouldRetry `yaml:"should_retry"`
-	RetryAfter      *retryAfter  `yaml:"retry_after"`
-	WaitBudget      *duration    `yaml:"wait_budget"`
-	Persistent      *bool        `yaml:"persistent"`
-	PersistentCap   *duration    `yaml:"persistent_cap"`
-	Heartbeat       *duration    `yaml:"heartbeat"`
-	Fallback        *fallback    `yaml:"fallback"`
-	RefreshAuth     *bool        `yaml:"refresh_auth"`
-	ShedBackground  *bool        `yaml:"shed_background"`
-	Escalation      *escalation  `yaml:"escalation"`
-	Adjust          *adjust      `yaml:"adjust"`
-	Compaction      *compaction  `yaml:"compaction"`
-	Preflight       *bool        `yaml:"preflight"`
-	LoopGuard       *loopGuard   `yaml:"loop_guard"`
-	StepCap         *int         `yaml:"step_cap"`
+	// ShouldRetryPermanent: x-should-retry: true resends permanent failures too.
+	ShouldRetryPermanent *bool       `yaml:"should_retry_permanent"`
+	RetryAfter           *retryAfter `yaml:"retry_after"`
+	WaitBudget           *duration   `yaml:"wait_budget"`
+	Persistent           *bool       `yaml:"persistent"`
+	PersistentCap        *duration   `yaml:"persistent_cap"`
+	Heartbeat            *duration   `yaml:"heartbeat"`
+	Fallback             *fallback   `yaml:"fallback"`
+	RefreshAuth          *bool       `yaml:"refresh_auth"`
+	ShedBackground       *bool       `yaml:"shed_background"`
+	Escalation           *escalation `yaml:"escalation"`
+	Adjust               *adjust     `yaml:"adjust"`
+	Compaction           *compaction `yaml:"compaction"`
+	Preflight            *bool       `yaml:"preflight"`
+	LoopGuard            *loopGuard  `yaml:"loop_guard"`
+	StepCap              *int        `yaml:"step_cap"`
 }
 
 // loopGuard is the loop guard of agent turns; a threshold of 0 takes
@@ -168,6 +170,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 	if f.ShouldRetry != nil {
 		s.ShouldRetry = recovery.ShouldRetryMode(*f.ShouldRetry)
 	}
+	set(&s.ShouldRetryPermanent, f.ShouldRetryPermanent)
 	if r := f.RetryAfter; r != nil {
 		set(&s.HonorRetryAfter, r.Honor)
 		set(&s.HonorRateLimitReset, r.RateLimitReset)
