@@ -40,6 +40,8 @@ type Strategy struct {
 
 	// SleepAfterFinal sleeps the backoff delay even after the last attempt
 	// has failed: the naive bug, kept so that blind can show what it costs.
+	// A classifying strategy with it sleeps when a step's attempts run out,
+	// before it stops.
 	SleepAfterFinal bool
 
 	// Retry lists the kinds a classifying strategy waits and resends on; nil

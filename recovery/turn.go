@@ -211,6 +211,11 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 		if t.s.FallbackOnExhausted && t.fallback("attempts exhausted") {
 			return nil
 		}
+		if t.s.SleepAfterFinal {
+			if err := t.sleep(ctx, t.s.Backoff.Delay(t.step-1, t.e.rand)); err != nil {
+				return err
+			}
+		}
 		_, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted", t.step))
 		return err
 	}
