@@ -195,10 +195,10 @@ func AuthRefreshAtMostOnce(strategies ...recovery.Strategy) func(*rapid.T) {
 			}
 			s := named[r.Strategy]
 			if refreshes > 1 {
-				t.Fatalf("%s resent a 401 %d times in one turn: %s", r.Strategy, refreshes, settingOf(s, notClassify, retryLists(recovery.KindAuth)))
+				t.Fatalf("%s resent a 401 %d times in one turn: %s", r.Strategy, refreshes, settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth)))
 			}
 			if refreshes == 1 && (!sc.Turn.AuthRefresh || !s.RefreshAuth) {
-				t.Fatalf("%s retried a 401 with no refresh to make: %s", r.Strategy, settingOf(s, notClassify, retryLists(recovery.KindAuth)))
+				t.Fatalf("%s retried a 401 with no refresh to make: %s", r.Strategy, settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth)))
 			}
 		}
 	}
@@ -250,15 +250,18 @@ func NoAttemptExceedsWindowAfterOverflow(strategies ...recovery.Strategy) func(*
 }
 
 // MaxTokensWithinOutputLimit: no request asks more max_tokens than the
-// model can give.
+// model can give. It fails for an escalation bounded by its ceiling alone
+// (s11's escalation.unclamped: true).
 func MaxTokensWithinOutputLimit(strategies ...recovery.Strategy) func(*rapid.T) {
+	named := byName(strategies)
 	return func(t *rapid.T) {
 		sc := Scenario().Draw(t, "scenario")
 		rep := Run(t, sc, strategies...)
 		for _, r := range rep.Results {
 			for _, a := range append(append([]ledger.Attempt(nil), r.AttemptsLog...), r.RepairLog...) {
 				if limit := sc.Models[a.Model].MaxOutput; a.MaxTokens > limit {
-					t.Fatalf("%s %s %d asked %d max_tokens of %s, whose limit is %d", r.Strategy, a.Purpose, a.N, a.MaxTokens, a.Model, limit)
+					t.Fatalf("%s %s %d asked %d max_tokens of %s, whose limit is %d: %s", r.Strategy, a.Purpose, a.N, a.MaxTokens, a.Model, limit,
+						settingOf(named[r.Strategy], escalationUnclamped))
 				}
 			}
 		}

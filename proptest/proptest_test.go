@@ -4,6 +4,7 @@ import (
 	"flag"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -23,16 +24,19 @@ func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 var declared = map[string][]string{
 	// Their retry lists name quota_exhausted: the SDKs and Claude Code
 	// read only the 429, and s11 takes any unlisted type as transient.
-	"NeverResendsAfterPermanentError": {"blind", "claude-code", "s11", "sdk-default"},
+	"NeverResendsAfterPermanentError": {"blind", "claude-code", "s11", "sdk-anthropic", "sdk-openai"},
 	"NoSleepAfterFinalAttempt":        {"blind"},
 	// should_retry: ignore, and 503 is a status they retry.
 	"ShouldRetryFalseNeverResent": {"blind", "kimi-code", "s11"},
-	"AuthRefreshAtMostOnce":       {"blind"},
+	// Claude Code resends a 401 within its attempts.
+	"AuthRefreshAtMostOnce": {"blind", "claude-code"},
 	// shed_background: false.
-	"BackgroundNeverRetriesOverload": {"blind", "kimi-code", "s11", "sdk-default"},
+	"BackgroundNeverRetriesOverload": {"blind", "kimi-code", "s11", "sdk-anthropic", "sdk-openai"},
 	// s11 falls back on an overflow to a model of the same window, without
 	// adjusting or compacting.
 	"NoAttemptExceedsWindowAfterOverflow": {"blind", "s11"},
+	// s11's escalation is bounded by its 32,768 ceiling alone.
+	"MaxTokensWithinOutputLimit": {"s11"},
 }
 
 // TestPresetsHoldEveryProperty is faultbench's own CI gate on its presets,
@@ -77,21 +81,31 @@ func (f *failing) FailNow()                  { f.failed = true }
 func (f *failing) Fail()                     { f.failed = true }
 func (f *failing) Failed() bool              { return f.failed }
 
-// breaks runs property p on s alone, 100 checks from a fixed seed (so the search does
-// not depend on luck) and without shrinking, and returns rapid's failure
-// message, or "" when the property held. No fail file is written.
+// breaks runs property p on s alone, 100 checks from each of the seeds 1
+// to 3 in turn (a fixed search, so the test does not depend on luck) and
+// without shrinking, and returns rapid's first failure message, or "" when
+// the property held. No fail file is written.
 func breaks(t *testing.T, p proptest.Property, s recovery.Strategy) string {
 	t.Helper()
-	for name, v := range map[string]string{"rapid.nofailfile": "true", "rapid.seed": "1", "rapid.shrinktime": "1ns", "rapid.checks": "100"} {
+	set := func(name, v string) {
 		old := flag.Lookup(name).Value.String()
 		if err := flag.Set(name, v); err != nil {
 			t.Fatal(err)
 		}
 		t.Cleanup(func() { _ = flag.Set(name, old) })
 	}
-	f := &failing{name: t.Name()}
-	rapid.Check(f, p.Check(s))
-	return strings.Join(f.msgs, "\n")
+	set("rapid.nofailfile", "true")
+	set("rapid.shrinktime", "1ns")
+	set("rapid.checks", "100")
+	for seed := 1; seed <= 3; seed++ {
+		set("rapid.seed", strconv.Itoa(seed))
+		f := &failing{name: t.Name()}
+		rapid.Check(f, p.Check(s))
+		if f.failed {
+			return strings.Join(f.msgs, "\n")
+		}
+	}
+	return ""
 }
 
 // A property fails for a strategy whose settings break it, and the
@@ -114,7 +128,9 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		{"NeverResendsAfterPermanentError", recovery.S11(), "which lists quota_exhausted"},
 		{"NeverResendsAfterPermanentError", recovery.Blind(), "classify: false"},
 		{"ShouldRetryFalseNeverResent", recovery.KimiCode(), "should_retry: ignore"},
-		{"BackgroundNeverRetriesOverload", recovery.SDKDefault(), "shed_background: false"},
+		{"BackgroundNeverRetriesOverload", recovery.SDKAnthropic(), "shed_background: false"},
+		{"MaxTokensWithinOutputLimit", recovery.S11(), "escalation.unclamped: true"},
+		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth_within_attempts: true"},
 		{"NoAttemptExceedsWindowAfterOverflow", recovery.S11(), "adjust.enabled: false and compaction.enabled: false"},
 	} {
 		t.Run(c.property+"/"+c.s.Name, func(t *testing.T) {

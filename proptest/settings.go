@@ -58,6 +58,14 @@ func noRepair(s recovery.Strategy) (string, bool) {
 	return "adjust.enabled: false and compaction.enabled: false", !s.Adjust && !s.Compact
 }
 
+func escalationUnclamped(s recovery.Strategy) (string, bool) {
+	return "escalation.unclamped: true", s.EscalationUnclamped && s.EscalationFactor > 1
+}
+
+func authWithinAttempts(s recovery.Strategy) (string, bool) {
+	return "auth_within_attempts: true (a 401 is resent within the step's attempts)", s.AuthWithinAttempts
+}
+
 func joinKinds(ks []recovery.Kind) string {
 	out := make([]string, len(ks))
 	for i, k := range ks {

@@ -293,6 +293,9 @@ func TestPropertyAuthRefreshAtMostOncePerTurn(t *testing.T) {
 				n++
 			}
 		}
+		if tr.s.AuthWithinAttempts {
+			return // Claude Code refreshes before every resend of a 401: no limit of one
+		}
 		if n > 1 {
 			t.Fatalf("%s refreshed credentials %d times in one turn", tr.s.Name, n)
 		}
@@ -375,6 +378,9 @@ func TestPropertyMaxTokensWithinTheOutputLimit(t *testing.T) {
 	limits := map[string]int{"m": 64000, "backup": 32000}
 	rapid.Check(t, func(t *rapid.T) {
 		tr := runTrace(t)
+		if tr.s.EscalationUnclamped {
+			return // s11 sends an escalation above the limit on purpose; limits_test.go pins it
+		}
 		for i, r := range tr.sent {
 			if r.MaxTokens > max(limits[r.Model], tr.req.MaxTokens) {
 				t.Fatalf("%s: request %d asks %d max_tokens of %s (limit %d)", tr.s.Name, i+1, r.MaxTokens, r.Model, limits[r.Model])

@@ -21,7 +21,7 @@ const strategyDir = "strategies"
 // and of the strategy files in a strategies/ folder beside the scenarios'
 // folder would never be checked.
 func checkBudgetNames(scs []*scenario.Scenario, given []recovery.Strategy) error {
-	known := presetNames()
+	known := append(presetNames(), recovery.Aliases()...)
 	for _, s := range given {
 		known = append(known, s.Name)
 	}
