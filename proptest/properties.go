@@ -10,8 +10,9 @@ import (
 )
 
 // LedgerEqualsJournal: every strategy ends every generated script, and
-// what it recorded adds up and equals the mock's journal, attempt for
-// attempt (Run reconciles the two).
+// what it recorded equals the mock's journal, attempt for attempt and in
+// its totals (Run reconciles each figure with what the mock saw, never
+// with the record's own log), and its totals add up its log.
 func LedgerEqualsJournal(strategies ...recovery.Strategy) func(*rapid.T) {
 	return func(t *rapid.T) {
 		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
