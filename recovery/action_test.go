@@ -144,8 +144,12 @@ var _ = Describe("what classify does, layer by layer", func() {
 		Entry("retry-after-ms first", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after-ms", "1500", "retry-after", "2"), recovery.KindRateLimit, "wait 1.5s"),
 		Entry("retry-after as an HTTP date", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after", "Thu, 01 Jan 2026 00:00:08 GMT"), recovery.KindRateLimit, "wait 8s"),
 		Entry("retry-after above the 60 s cap", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after", "3600"), recovery.KindRateLimit, "wait 1m0s"),
+		Entry("retry-after just above the cap", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after", "90"), recovery.KindRateLimit, "wait 1m0s"),
 		Entry("Anthropic reset headers, the exhausted window deciding", apiErr(429, anthropicBody("rate_limit_error", "slow down"),
 			"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", "2026-01-01T00:00:02Z",
+			"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", "2026-01-01T00:00:09Z"), recovery.KindRateLimit, "wait 9s"),
+		Entry("Anthropic reset headers, the exhausted window sooner than an open one", apiErr(429, anthropicBody("rate_limit_error", "slow down"),
+			"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", "2026-01-01T00:00:20Z",
 			"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", "2026-01-01T00:00:09Z"), recovery.KindRateLimit, "wait 9s"),
 		Entry("OpenAI reset durations", apiErr(429, openAIBody("requests", "rate_limit_exceeded", "Rate limit reached."),
 			"x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "6.5s", "x-ratelimit-reset-tokens", "84ms"), recovery.KindRateLimit, "wait 6.5s"),
@@ -205,6 +209,8 @@ var _ = Describe("what classify does, layer by layer", func() {
 		Expect(act).To(Equal("stop not_retryable"))
 		_, act = actionOf(s, apiErr(501, anthropicBody("api_error", "not implemented"), "x-should-retry", "true"))
 		Expect(act).To(Equal("wait 1s"))
+		_, act = actionOf(s, apiErr(429, anthropicBody("rate_limit_error", "slow down")))
+		Expect(act).To(Equal("stop not_retryable"), "the status list narrows 4xx as well as 5xx")
 	})
 
 	It("resends a permanent failure on x-should-retry: true only with ShouldRetryPermanent", func() {

@@ -115,6 +115,57 @@ var _ = Describe("what earlier tests could not tell apart", func() {
 		Expect(res.Waited).To(BeZero(), "the wait was cut short, not spent")
 	})
 
+	It("counts only overloads toward the fallback, not server errors", func() {
+		o := play(recovery.Classifying(), small(), always(status(500, "api_error", "x")))
+		Expect(o.models()).To(HaveEach("m"))
+		Expect(o.sent).To(HaveLen(5))
+		Expect(o.stop()).To(Equal(recovery.StopAttempts))
+	})
+
+	It("counts consecutive overloads: any other failure starts the count again", func() {
+		seq := func(kinds ...int) func(int, recovery.Request) answer {
+			return func(n int, r recovery.Request) answer {
+				if r.Model == "backup" {
+					return ok("backup")
+				}
+				if n <= len(kinds) && kinds[n-1] == 500 {
+					return status(500, "api_error", "x")
+				}
+				return status(529, "overloaded_error", "o")
+			}
+		}
+		// A 500 first: three more overloads are needed.
+		o := play(recovery.Classifying(), small(), seq(500, 529, 529, 529))
+		Expect(o.models()).To(Equal([]string{"m", "m", "m", "m", "backup"}))
+		// A 500 between overloads resets the count.
+		o = play(recovery.Classifying(), small(), seq(529, 500, 529, 529, 529))
+		Expect(o.models()).To(Equal([]string{"m", "m", "m", "m", "m", "backup"}))
+	})
+
+	It("gives the backup model a fresh count of attempts", func() {
+		o := play(recovery.Classifying(), small(), func(_ int, r recovery.Request) answer {
+			if r.Model == "backup" {
+				return status(500, "api_error", "x")
+			}
+			return status(529, "overloaded_error", "o")
+		})
+		Expect(o.models()).To(Equal([]string{"m", "m", "m", "backup", "backup", "backup", "backup", "backup"}))
+	})
+
+	It("claude-code's adjusted request has only the step's remaining attempts", func() {
+		s := recovery.ClaudeCode()
+		s.Attempts = 3
+		over := apiErr(400, anthropicBody("invalid_request_error", "input length and `max_tokens` exceed context limit: 10000 + 16000 > 20000"))
+		o := play(s, turnOf("m", 16000, 4, 100), func(n int, _ recovery.Request) answer {
+			if n == 1 {
+				return over
+			}
+			return status(500, "api_error", "x")
+		})
+		Expect(o.res.Adjustments).To(Equal(1))
+		Expect(o.sent).To(HaveLen(3), "the overflow, then two 500s: three attempts in one step")
+	})
+
 	It("gives an escalation a fresh count of attempts", func() {
 		s := recovery.Classifying()
 		s.Attempts = 2
