@@ -77,3 +77,27 @@ func TestReconcile(t *testing.T) {
 		})
 	}
 }
+
+// A total counted wrong is caught against the journal, not against the
+// record's own log.
+func TestReconcileChecksTotalsAgainstTheJournal(t *testing.T) {
+	journal := []ledger.Served{
+		{N: 1, Purpose: "turn", Model: "m", MaxTokens: 100, InputTokens: 3, Status: 529},
+		{N: 2, Purpose: "repair", Model: "m", MaxTokens: 50, InputTokens: 1, Status: 200},
+		{N: 3, Purpose: "turn", Model: "m", MaxTokens: 100, InputTokens: 3, Status: 200},
+	}
+	for name, mutate := range map[string]func(r *ledger.Result){
+		"attempts":               func(r *ledger.Result) { r.Attempts++ },
+		"repair calls":           func(r *ledger.Result) { r.RepairCalls-- },
+		"submitted input tokens": func(r *ledger.Result) { r.SubmittedInputTokens += 3 },
+		"repair input tokens":    func(r *ledger.Result) { r.RepairInputTokens = 0 },
+	} {
+		t.Run(name, func(t *testing.T) {
+			r := record()
+			mutate(&r)
+			if err := ledger.Reconcile(r, journal); !errors.Is(err, ledger.ErrMismatch) {
+				t.Fatalf("got %v, want ErrMismatch", err)
+			}
+		})
+	}
+}

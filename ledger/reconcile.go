@@ -22,7 +22,10 @@ var ErrMismatch = errors.New("ledger and journal disagree")
 // request for request: the same number of requests, and for each, in
 // order, the same purpose, model, max_tokens, input tokens and status.
 // Attempts and repair calls are interleaved in the journal; they are
-// matched in the order each was sent.
+// matched in the order each was sent. The record's totals (attempts,
+// repair calls, submitted and repair input tokens) are checked against
+// sums of the journal alone, not of the record's own log, so that a total
+// counted wrong cannot agree with itself.
 func Reconcile(res Result, journal []Served) error {
 	var turns, repairs []Served
 	for _, s := range journal {
@@ -30,6 +33,19 @@ func Reconcile(res Result, journal []Served) error {
 			repairs = append(repairs, s)
 		} else {
 			turns = append(turns, s)
+		}
+	}
+	for _, c := range []struct {
+		what           string
+		recorded, seen int
+	}{
+		{"attempts", res.Attempts, len(turns)},
+		{"repair calls", res.RepairCalls, len(repairs)},
+		{"submitted input tokens", res.SubmittedInputTokens, inputOf(turns)},
+		{"repair input tokens", res.RepairInputTokens, inputOf(repairs)},
+	} {
+		if c.recorded != c.seen {
+			return fmt.Errorf("%s × %s: %w: %d %s recorded, the server saw %d", res.Scenario, res.Strategy, ErrMismatch, c.recorded, c.what, c.seen)
 		}
 	}
 	if err := match("attempt", res.AttemptsLog, turns); err != nil {
@@ -53,4 +69,13 @@ func match(what string, log []Attempt, served []Served) error {
 		}
 	}
 	return nil
+}
+
+// inputOf adds up the input tokens the server counted.
+func inputOf(served []Served) int {
+	n := 0
+	for _, s := range served {
+		n += s.InputTokens
+	}
+	return n
 }

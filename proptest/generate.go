@@ -18,9 +18,20 @@ var RetryAfters = []int{1, 5, 120}
 const rateLimitReset = 15 * time.Second
 
 // Faults are the answers a generated rule may give: every error kind of
-// docs/classification.md a status can carry, with and without server directives.
+// SPEC §4 a status can carry, with and without server directives
+// (x-should-retry: true on permanent errors too; false only on the 503),
+// an overflow that gives no numbers, and transport and stream faults.
 var Faults = []scenario.Respond{
 	{OK: true},
+	{Status: 403, Headers: map[string]string{"x-should-retry": "true"}},
+	{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details.", Headers: map[string]string{"x-should-retry": "true"}},
+	{Status: 500, Headers: map[string]string{"x-should-retry": "true"}},
+	{Status: 400, Message: "The input is too long for the model's context window."},
+	{Fault: scenario.Fault{Kind: scenario.FaultReset}},
+	{Fault: scenario.Fault{Kind: scenario.FaultMalformed}},
+	{Fault: scenario.Fault{Kind: scenario.FaultEmpty}},
+	{Fault: scenario.Fault{Kind: scenario.FaultCut, After: 3}},
+	{Fault: scenario.Fault{Kind: scenario.FaultError, After: 2}},
 	{Status: 429},
 	{Status: 429, Headers: map[string]string{"retry-after": "1"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "5"}},
@@ -59,7 +70,14 @@ func ServerWaits() []time.Duration {
 func Scenario() *rapid.Generator[*scenario.Scenario] {
 	return rapid.Custom(func(t *rapid.T) *scenario.Scenario {
 		window := rapid.IntRange(8000, 40000).Draw(t, "window")
+		// A quarter of the turns have an input that fits, but not with
+		// max_tokens, by less than leaves the adjustment floor (3,000 and
+		// a 1,000 buffer): the case a max_tokens adjustment answers.
+		near := rapid.IntRange(0, 3).Draw(t, "near_window") == 0
 		maxOut := rapid.IntRange(1000, 8000).Draw(t, "max_output")
+		if near {
+			maxOut = rapid.IntRange(6000, 8000).Draw(t, "max_output_near")
+		}
 		models := map[string]scenario.Model{"primary": {ContextWindow: window, MaxOutput: maxOut}}
 		var fallback []string
 		if rapid.Bool().Draw(t, "backup") {
@@ -67,15 +85,22 @@ func Scenario() *rapid.Generator[*scenario.Scenario] {
 			fallback = []string{"backup"}
 		}
 		count := rapid.IntRange(1, 24).Draw(t, "messages")
+		maxTokens := rapid.IntRange(256, maxOut).Draw(t, "max_tokens")
+		tokens := rapid.IntRange(count, window*5/4).Draw(t, "message_tokens")
+		if near {
+			maxTokens = rapid.IntRange(5000, maxOut).Draw(t, "max_tokens_near")
+			tokens = max(count, window-maxTokens+rapid.IntRange(1, maxTokens-4500).Draw(t, "over_by"))
+		}
 		turn := scenario.Turn{
 			Model:        "primary",
 			Fallback:     fallback,
-			MaxTokens:    rapid.IntRange(256, maxOut).Draw(t, "max_tokens"),
+			MaxTokens:    maxTokens,
 			SystemTokens: rapid.IntRange(0, 1000).Draw(t, "system_tokens"),
-			Messages:     []scenario.MessageGroup{{Count: count, Tokens: rapid.IntRange(count, window*5/4).Draw(t, "message_tokens")}},
+			Messages:     []scenario.MessageGroup{{Count: count, Tokens: tokens}},
 			AnswerTokens: rapid.IntRange(1, maxOut*3/2).Draw(t, "answer_tokens"),
 			Background:   rapid.Bool().Draw(t, "background"),
 			AuthRefresh:  rapid.Bool().Draw(t, "auth_refresh"),
+			Stream:       rapid.Bool().Draw(t, "stream"),
 		}
 		var rules []scenario.Rule
 		for i := range rapid.IntRange(0, 5).Draw(t, "rules") {

@@ -10,8 +10,9 @@ import (
 )
 
 // LedgerEqualsJournal: every strategy ends every generated script, and
-// what it recorded adds up and equals the mock's journal, attempt for
-// attempt (Run reconciles the two).
+// what it recorded equals the mock's journal, attempt for attempt and in
+// its totals (Run reconciles each figure with what the mock saw, never
+// with the record's own log), and its totals add up its log.
 func LedgerEqualsJournal(strategies ...recovery.Strategy) func(*rapid.T) {
 	return func(t *rapid.T) {
 		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
@@ -33,18 +34,21 @@ func LedgerEqualsJournal(strategies ...recovery.Strategy) func(*rapid.T) {
 	}
 }
 
-// NeverResendsAfterPermanentError: a classifying strategy sends nothing
-// after invalid_request, permission or quota_exhausted — except to another
-// model when it falls back on that kind, and again when its own Retry list
-// names the kind (s11 retries quota errors, as its source does).
+// Every property holds for each strategy handed to it or fails: none
+// leaves out a strategy whose settings break it. A failure names the
+// setting that explains it, as a strategy file writes it (settingOf), or
+// says that no setting does, which is an engine bug.
+
+// NeverResendsAfterPermanentError: a strategy sends nothing after
+// invalid_request, permission or quota_exhausted, except to another model
+// when it falls back on that kind. It fails for the naive loop (classify:
+// false), for a strategy whose retry list names the kind (s11, the SDKs and
+// Claude Code retry a quota 429, as their sources do) and for one that lets
+// x-should-retry: true resend a permanent failure (should_retry_permanent).
 func NeverResendsAfterPermanentError(strategies ...recovery.Strategy) func(*rapid.T) {
 	permanent := map[string]bool{"invalid_request": true, "permission": true, "quota_exhausted": true}
-	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify })
 	named := byName(strategies)
 	return func(t *rapid.T) {
-		if len(strategies) == 0 {
-			return
-		}
 		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
 		for _, r := range rep.Results {
 			s := named[r.Strategy]
@@ -53,25 +57,21 @@ func NeverResendsAfterPermanentError(strategies ...recovery.Strategy) func(*rapi
 					continue
 				}
 				k, next := recovery.Kind(a.Kind), r.AttemptsLog[i+1]
-				if slices.Contains(s.Retry, k) {
+				if s.Classify && slices.Contains(s.FallbackOn, k) && next.Model != a.Model {
 					continue
 				}
-				if !slices.Contains(s.FallbackOn, k) || next.Model == a.Model {
-					t.Fatalf("%s: attempt %d was %s, yet attempt %d followed on %s", r.Strategy, a.N, a.Kind, next.N, next.Model)
-				}
+				t.Fatalf("%s: attempt %d was %s, yet attempt %d followed on %s: %s", r.Strategy, a.N, a.Kind, next.N, next.Model,
+					settingOf(s, notClassify, retryLists(k), shouldRetryPermanent))
 			}
 		}
 	}
 }
 
 // NoSleepAfterFinalAttempt: every wait comes before an attempt, none after
-// the last (strategies that sleep after it on purpose are left out).
+// the last. It fails for the naive loop with sleep_after_final: true.
 func NoSleepAfterFinalAttempt(strategies ...recovery.Strategy) func(*rapid.T) {
-	strategies = where(strategies, func(s recovery.Strategy) bool { return !s.SleepAfterFinal })
+	named := byName(strategies)
 	return func(t *rapid.T) {
-		if len(strategies) == 0 {
-			return
-		}
 		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
 		for _, r := range rep.Results {
 			var before int64
@@ -82,7 +82,8 @@ func NoSleepAfterFinalAttempt(strategies ...recovery.Strategy) func(*rapid.T) {
 				before += a.WaitBeforeMS
 			}
 			if r.WaitMS != before {
-				t.Fatalf("%s waited %d ms in all but only %d ms before attempts: a wait came after the last one", r.Strategy, r.WaitMS, before)
+				t.Fatalf("%s waited %d ms in all but only %d ms before attempts: a wait came after the last one: %s", r.Strategy, r.WaitMS, before,
+					settingOf(named[r.Strategy], sleepAfterFinal))
 			}
 		}
 	}
@@ -90,7 +91,9 @@ func NoSleepAfterFinalAttempt(strategies ...recovery.Strategy) func(*rapid.T) {
 
 // WaitsWithinBounds: every wait is a backoff step (within its jitter) or a
 // server-requested wait, never above the strategy's cap, and the total is
-// within the wait budget.
+// within the wait budget. A wait for a rate-limit reset must end when the
+// reset header said (or be the cap): a strategy that honours the reset
+// headers is allowed that wait, not any wait up to it.
 func WaitsWithinBounds(strategies ...recovery.Strategy) func(*rapid.T) {
 	named := byName(strategies)
 	return func(t *rapid.T) {
@@ -118,12 +121,24 @@ func WaitsWithinBounds(strategies ...recovery.Strategy) func(*rapid.T) {
 						return true
 					}
 				}
-				return s.HonorRateLimitReset && ms <= rateLimitReset.Milliseconds()
+				return false
+			}
+			// untilReset: the wait ended at the instant the reset fault
+			// names, or was that wait cut to the cap.
+			untilReset := func(a ledger.Attempt) bool {
+				if !s.Classify || !s.HonorRateLimitReset {
+					return false
+				}
+				if c := s.RetryAfterCap; c > 0 && a.WaitBeforeMS == c.Milliseconds() && a.AtMS <= rateLimitReset.Milliseconds()+1 {
+					return true
+				}
+				d := a.AtMS - rateLimitReset.Milliseconds()
+				return d >= -1 && d <= 1
 			}
 			var total int64
 			for _, a := range r.AttemptsLog {
 				total += a.WaitBeforeMS
-				if !allowed(a.WaitBeforeMS) {
+				if !allowed(a.WaitBeforeMS) && !untilReset(a) {
 					t.Fatalf("%s attempt %d waited %d ms: neither a backoff step nor a server-requested wait", r.Strategy, a.N, a.WaitBeforeMS)
 				}
 				if c := s.RetryAfterCap; s.Classify && c > 0 {
@@ -141,25 +156,23 @@ func WaitsWithinBounds(strategies ...recovery.Strategy) func(*rapid.T) {
 }
 
 // ShouldRetryFalseNeverResent: after an answer with x-should-retry: false
-// (of the generated faults, the 503), a strategy that obeys the header
-// never resends the same request unchanged.
+// (of the generated faults, every 503 and no other status), a
+// strategy never resends the same request unchanged. It fails for one that
+// does not read the header (should_retry: ignore) and for the naive loop.
 func ShouldRetryFalseNeverResent(strategies ...recovery.Strategy) func(*rapid.T) {
-	strategies = where(strategies, func(s recovery.Strategy) bool {
-		return s.Classify && s.ShouldRetry != recovery.ShouldRetryIgnore
-	})
+	named := byName(strategies)
 	return func(t *rapid.T) {
-		if len(strategies) == 0 {
-			return
-		}
-		rep := Run(t, Scenario().Draw(t, "scenario"), strategies...)
+		sc := Scenario().Draw(t, "scenario")
+		rep := Run(t, sc, strategies...)
 		for _, r := range rep.Results {
 			for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
-				if a.Status != 503 {
+				if !saidShouldRetry(a, "false") {
 					continue
 				}
 				next := r.AttemptsLog[i+1]
 				if next.Model == a.Model && next.MaxTokens == a.MaxTokens && next.InputTokens == a.InputTokens {
-					t.Fatalf("%s: attempt %d said x-should-retry: false, and attempt %d resent it unchanged", r.Strategy, a.N, next.N)
+					t.Fatalf("%s: attempt %d said x-should-retry: false, and attempt %d resent it unchanged: %s", r.Strategy, a.N, next.N,
+						settingOf(named[r.Strategy], notClassify, ignoresShouldRetry))
 				}
 			}
 		}
@@ -167,14 +180,11 @@ func ShouldRetryFalseNeverResent(strategies ...recovery.Strategy) func(*rapid.T)
 }
 
 // AuthRefreshAtMostOnce: a 401 is retried on the same model at most once
-// per turn, and only where there is a refresh to make.
+// per turn, and only where there is a refresh to make. It fails for the
+// naive loop, which resends a 401 as it resends anything.
 func AuthRefreshAtMostOnce(strategies ...recovery.Strategy) func(*rapid.T) {
-	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify })
 	named := byName(strategies)
 	return func(t *rapid.T) {
-		if len(strategies) == 0 {
-			return
-		}
 		sc := Scenario().Draw(t, "scenario")
 		rep := Run(t, sc, strategies...)
 		for _, r := range rep.Results {
@@ -184,30 +194,33 @@ func AuthRefreshAtMostOnce(strategies ...recovery.Strategy) func(*rapid.T) {
 					refreshes++
 				}
 			}
+			s := named[r.Strategy]
 			if refreshes > 1 {
-				t.Fatalf("%s refreshed credentials %d times in one turn", r.Strategy, refreshes)
+				t.Fatalf("%s resent a 401 %d times in one turn: %s", r.Strategy, refreshes, settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth)))
 			}
-			if refreshes == 1 && (!sc.Turn.AuthRefresh || !named[r.Strategy].RefreshAuth) {
-				t.Fatalf("%s retried a 401 with no refresh to make", r.Strategy)
+			if refreshes == 1 && (!sc.Turn.AuthRefresh || !s.RefreshAuth) {
+				t.Fatalf("%s retried a 401 with no refresh to make: %s", r.Strategy, settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth)))
 			}
 		}
 	}
 }
 
 // BackgroundNeverRetriesOverload: a background request is given up on its
-// first overload by a strategy that sheds background load.
+// first overload. It fails for a strategy that does not shed background
+// load (shed_background: false) and for the naive loop.
 func BackgroundNeverRetriesOverload(strategies ...recovery.Strategy) func(*rapid.T) {
-	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify && s.ShedBackground })
+	named := byName(strategies)
 	return func(t *rapid.T) {
 		sc := Scenario().Draw(t, "scenario")
-		if !sc.Turn.Background || len(strategies) == 0 {
+		if !sc.Turn.Background {
 			return
 		}
 		rep := Run(t, sc, strategies...)
 		for _, r := range rep.Results {
 			for i, a := range r.AttemptsLog {
 				if a.Kind == "overloaded" && i != len(r.AttemptsLog)-1 {
-					t.Fatalf("%s: background attempt %d was overloaded, yet %d more followed", r.Strategy, a.N, len(r.AttemptsLog)-1-i)
+					t.Fatalf("%s: background attempt %d was overloaded, yet %d more followed: %s", r.Strategy, a.N, len(r.AttemptsLog)-1-i,
+						settingOf(named[r.Strategy], notClassify, noShed))
 				}
 			}
 		}
@@ -215,20 +228,19 @@ func BackgroundNeverRetriesOverload(strategies ...recovery.Strategy) func(*rapid
 }
 
 // NoAttemptExceedsWindowAfterOverflow: once an overflow was seen, every
-// attempt's input + max_tokens fits the model's window.
+// attempt's input + max_tokens fits the model's window. It fails for a
+// strategy that neither adjusts nor compacts, and for the naive loop.
 func NoAttemptExceedsWindowAfterOverflow(strategies ...recovery.Strategy) func(*rapid.T) {
-	strategies = where(strategies, func(s recovery.Strategy) bool { return s.Classify && (s.Adjust || s.Compact) })
+	named := byName(strategies)
 	return func(t *rapid.T) {
-		if len(strategies) == 0 {
-			return
-		}
 		sc := Scenario().Draw(t, "scenario")
 		rep := Run(t, sc, strategies...)
 		for _, r := range rep.Results {
 			seen := false
 			for _, a := range r.AttemptsLog {
 				if w := sc.Models[a.Model].ContextWindow; seen && a.InputTokens+a.MaxTokens > w {
-					t.Fatalf("%s attempt %d: %d + %d > window %d after an overflow was seen", r.Strategy, a.N, a.InputTokens, a.MaxTokens, w)
+					t.Fatalf("%s attempt %d: %d + %d > window %d after an overflow was seen: %s", r.Strategy, a.N, a.InputTokens, a.MaxTokens, w,
+						settingOf(named[r.Strategy], notClassify, noRepair))
 				}
 				if a.Kind == string(recovery.KindContextOverflow) {
 					seen = true
@@ -239,15 +251,18 @@ func NoAttemptExceedsWindowAfterOverflow(strategies ...recovery.Strategy) func(*
 }
 
 // MaxTokensWithinOutputLimit: no request asks more max_tokens than the
-// model can give.
+// model can give. It fails for an escalation bounded by its ceiling alone
+// (s11's escalation.unclamped: true).
 func MaxTokensWithinOutputLimit(strategies ...recovery.Strategy) func(*rapid.T) {
+	named := byName(strategies)
 	return func(t *rapid.T) {
 		sc := Scenario().Draw(t, "scenario")
 		rep := Run(t, sc, strategies...)
 		for _, r := range rep.Results {
 			for _, a := range append(append([]ledger.Attempt(nil), r.AttemptsLog...), r.RepairLog...) {
 				if limit := sc.Models[a.Model].MaxOutput; a.MaxTokens > limit {
-					t.Fatalf("%s %s %d asked %d max_tokens of %s, whose limit is %d", r.Strategy, a.Purpose, a.N, a.MaxTokens, a.Model, limit)
+					t.Fatalf("%s %s %d asked %d max_tokens of %s, whose limit is %d: %s", r.Strategy, a.Purpose, a.N, a.MaxTokens, a.Model, limit,
+						settingOf(named[r.Strategy], escalationUnclamped))
 				}
 			}
 		}

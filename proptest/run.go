@@ -29,16 +29,6 @@ func run(sc *scenario.Scenario, seed uint64, parallel int, strategies []recovery
 	return harness.Run(context.Background(), []*scenario.Scenario{sc}, strategies, harness.Options{Seed: seed, Parallel: parallel})
 }
 
-func where(strategies []recovery.Strategy, keep func(recovery.Strategy) bool) []recovery.Strategy {
-	var out []recovery.Strategy
-	for _, s := range strategies {
-		if keep(s) {
-			out = append(out, s)
-		}
-	}
-	return out
-}
-
 func byName(strategies []recovery.Strategy) map[string]recovery.Strategy {
 	m := make(map[string]recovery.Strategy, len(strategies))
 	for _, s := range strategies {
@@ -71,8 +61,9 @@ func All() []Property {
 }
 
 // Check runs every property against strategies, each as a subtest of t.
-// A property about a mechanism a strategy lacks (a refresh hook, say)
-// holds for it trivially.
+// A property holds for every strategy handed to it or fails, naming the
+// setting that breaks it (sleep_after_final: true, should_retry: ignore,
+// a retry list that names a permanent kind, ...): none is left out.
 func Check(t *testing.T, strategies ...recovery.Strategy) {
 	t.Helper()
 	for _, p := range All() {

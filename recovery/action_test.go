@@ -144,13 +144,21 @@ var _ = Describe("what classify does, layer by layer", func() {
 		Entry("retry-after-ms first", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after-ms", "1500", "retry-after", "2"), recovery.KindRateLimit, "wait 1.5s"),
 		Entry("retry-after as an HTTP date", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after", "Thu, 01 Jan 2026 00:00:08 GMT"), recovery.KindRateLimit, "wait 8s"),
 		Entry("retry-after above the 60 s cap", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after", "3600"), recovery.KindRateLimit, "wait 1m0s"),
+		Entry("retry-after just above the cap", apiErr(429, anthropicBody("rate_limit_error", "slow down"), "retry-after", "90"), recovery.KindRateLimit, "wait 1m0s"),
 		Entry("Anthropic reset headers, the exhausted window deciding", apiErr(429, anthropicBody("rate_limit_error", "slow down"),
 			"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", "2026-01-01T00:00:02Z",
+			"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", "2026-01-01T00:00:09Z"), recovery.KindRateLimit, "wait 9s"),
+		Entry("Anthropic reset headers, the exhausted window sooner than an open one", apiErr(429, anthropicBody("rate_limit_error", "slow down"),
+			"anthropic-ratelimit-requests-remaining", "3", "anthropic-ratelimit-requests-reset", "2026-01-01T00:00:20Z",
 			"anthropic-ratelimit-tokens-remaining", "0", "anthropic-ratelimit-tokens-reset", "2026-01-01T00:00:09Z"), recovery.KindRateLimit, "wait 9s"),
 		Entry("OpenAI reset durations", apiErr(429, openAIBody("requests", "rate_limit_exceeded", "Rate limit reached."),
 			"x-ratelimit-remaining-requests", "0", "x-ratelimit-reset-requests", "6.5s", "x-ratelimit-reset-tokens", "84ms"), recovery.KindRateLimit, "wait 6.5s"),
 		Entry("x-should-retry: false on a 5xx", apiErr(503, anthropicBody("api_error", "unavailable"), "x-should-retry", "false"), recovery.KindServer, "stop server_said_no"),
-		Entry("x-should-retry: true on a 403", apiErr(403, anthropicBody("permission_error", "try again"), "x-should-retry", "true"), recovery.KindPermission, "wait 1s"),
+		Entry("x-should-retry: true does not resend a 403", apiErr(403, anthropicBody("permission_error", "try again"), "x-should-retry", "true"), recovery.KindPermission, "stop not_retryable"),
+		Entry("x-should-retry: true does not resend a quota 429", apiErr(429, openAIBody("insufficient_quota", "insufficient_quota", "You exceeded your current quota."), "x-should-retry", "true"), recovery.KindQuotaExhausted, "stop not_retryable"),
+		Entry("x-should-retry: true does not resend a 402", apiErr(402, anthropicBody("billing_error", "Your credit balance is too low."), "x-should-retry", "true"), recovery.KindQuotaExhausted, "stop not_retryable"),
+		Entry("x-should-retry: true on a 404 still falls back (not a resend)", apiErr(404, anthropicBody("not_found_error", "model: x"), "x-should-retry", "true"), recovery.KindNotFound, "fallback"),
+		Entry("x-should-retry: true on a 413 does not resend it", apiErr(413, anthropicBody("request_too_large", "Request exceeds the maximum allowed number of bytes."), "x-should-retry", "true"), recovery.KindRequestTooLarge, "stop not_retryable"),
 		Entry("x-should-retry: true never resends a rejected content", apiErr(400, anthropicBody("invalid_request_error", "bad schema"), "x-should-retry", "true"), recovery.KindInvalidRequest, "stop not_retryable"),
 		Entry("x-should-retry: false does not stop a repair", apiErr(400, anthropicBody("invalid_request_error", "input length and `max_tokens` exceed context limit: 190000 + 16000 > 200000"), "x-should-retry", "false"), recovery.KindContextOverflow, "adjust"),
 	)
@@ -177,6 +185,40 @@ var _ = Describe("what classify does, layer by layer", func() {
 		Entry("empty", answer{resp: &recovery.Response{StopReason: "end_turn"}}, recovery.KindEmptyResponse, "wait 1s"),
 		Entry("OpenAI stop, empty", answer{resp: &recovery.Response{StopReason: "stop"}}, recovery.KindEmptyResponse, "wait 1s"),
 	)
+
+	It("stops a 401 that says x-should-retry: true when there is no refresh to make", func() {
+		s := recovery.Classifying()
+		s.RefreshAuth = false
+		k, act := actionOf(s, apiErr(401, anthropicBody("authentication_error", "invalid x-api-key"), "x-should-retry", "true"))
+		Expect(k).To(Equal(recovery.KindAuth))
+		Expect(act).To(Equal("stop auth"))
+	})
+
+	It("stops a 404 that says x-should-retry: true when there is no fallback on it", func() {
+		s := recovery.Classifying()
+		s.FallbackOn = nil
+		k, act := actionOf(s, apiErr(404, anthropicBody("not_found_error", "model: x"), "x-should-retry", "true"))
+		Expect(k).To(Equal(recovery.KindNotFound))
+		Expect(act).To(Equal("stop not_retryable"))
+	})
+
+	It("resends, on x-should-retry: true, a 5xx its status list leaves out", func() {
+		s := recovery.Classifying()
+		s.RetryStatuses = []int{500}
+		_, act := actionOf(s, apiErr(501, anthropicBody("api_error", "not implemented")))
+		Expect(act).To(Equal("stop not_retryable"))
+		_, act = actionOf(s, apiErr(501, anthropicBody("api_error", "not implemented"), "x-should-retry", "true"))
+		Expect(act).To(Equal("wait 1s"))
+		_, act = actionOf(s, apiErr(429, anthropicBody("rate_limit_error", "slow down")))
+		Expect(act).To(Equal("stop not_retryable"), "the status list narrows 4xx as well as 5xx")
+	})
+
+	It("resends a permanent failure on x-should-retry: true only with ShouldRetryPermanent", func() {
+		s := recovery.Classifying()
+		s.ShouldRetryPermanent = true
+		_, act := actionOf(s, apiErr(403, anthropicBody("permission_error", "try again"), "x-should-retry", "true"))
+		Expect(act).To(Equal("wait 1s"))
+	})
 
 	It("counts a cancelled attempt as cancelled and stops", func() {
 		k, act := actionOf(recovery.Classifying(), answer{err: fmt.Errorf("x: %w", context.Canceled)})

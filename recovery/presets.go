@@ -6,19 +6,18 @@ import (
 	"github.com/faultbench/faultbench/recovery/loopguard"
 )
 
-// The built-in strategies (docs/strategies.md). Each preset sets every field
-// it relies on, and its doc comment says where each behaviour comes from:
-// docs/classification.md for blind and classify, the public write-ups of
-// the documented policies (cited by title and section, as
-// docs/strategies.md lists them), and the official SDKs' retry code for
-// sdk-default. Where a source is silent the comment says which default was
-// taken.
+// The built-in strategies (SPEC §5). Each preset sets every field it relies
+// on, and its doc comment says where each behaviour comes from: SPEC §4 and
+// §5 for blind and classify, the write-ups in the repository's
+// shared/reference/ folder (cited by file and section) for the documented
+// policies, and the official SDKs' retry code for sdk-anthropic and sdk-openai. Where a
+// source is silent the comment says which default was taken.
 //
 // Only classify and classify-preflight guard agent turns against stuck tool
 // loops: the references of the other policies describe no loop guard, so
 // they run an agent turn to DefaultStepCap, the harness's own bound.
 
-// Blind is the naive loop (docs/strategies.md): every failure alike, the same request
+// Blind is the naive loop (SPEC §5): every failure alike, the same request
 // resent, base·2^i after each failed attempt including the last, 1 s base,
 // 5 attempts, no jitter, no cap, any HTTP 200 taken as done.
 func Blind() Strategy {
@@ -31,8 +30,8 @@ func Blind() Strategy {
 	}
 }
 
-// Classifying is classify-then-retry (docs/classification.md), deterministic: 1 s base
-// doubling, no jitter, 5 attempts per step, the transient kinds of docs/classification.md
+// Classifying is classify-then-retry (SPEC §4, §5), deterministic: 1 s base
+// doubling, no jitter, 5 attempts per step, the transient kinds of SPEC §4
 // retried, x-should-retry obeyed, retry-after (then the rate-limit reset
 // headers) honoured up to 60 s and the cap waited above it, fallback after
 // 3 consecutive overloads with no wait before the switch and at once on
@@ -40,14 +39,14 @@ func Blind() Strategy {
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
 // messages, at most 3 compactions. Agent turns go through the loop guard
-// with the thresholds of the layered agent fault-tolerance demo (layers 2 and 3)
+// with the thresholds of shared/reference/agent-layered-fault-tolerance.zh.txt
 // (a window of 20; same call: warn at 3; same call and result: warn at 2;
 // the break thresholds, which the demo leaves unclear, are loopguard's
 // defaults, 5, 5 and 3) and stop at the demo's MAX_STEPS of 15.
 func Classifying() Strategy {
 	return Strategy{
 		Name:                "classify",
-		Description:         "classify-then-retry as docs/classification.md describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
+		Description:         "classify-then-retry as SPEC §4 describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
 		Classify:            true,
 		Attempts:            5,
 		Backoff:             Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
@@ -89,23 +88,42 @@ func ClassifyPreflight() Strategy {
 }
 
 // ClaudeCode reproduces Claude Code's withRetry as
-// Claude Code's fault-tolerance chapter (13, 容错与恢复算法) describes it:
+// shared/reference/claude-code-fault-tolerance.zh.txt describes it:
 //
 //   - §13.2.1, the shouldRetry decision tree: connection errors, 408, 409,
 //     429 (for API-key users, so a quota 429 too), 5xx and overloaded_error
 //     are retried; anything else ("其他") is not, so unknown and empty
 //     answers stop. overloaded_error is checked before x-should-retry, which
-//     is obeyed otherwise ("false" forbids, "true" allows).
-//   - §13.3.1, getRetryDelay: retry-after first, used as given with no cap;
-//     otherwise 500 ms·2^(n−1) capped at 32 s, plus 0–25 % jitter.
+//     is read before the status: "true" resends any failure, a permanent
+//     one too (ShouldRetryPermanent: the preset is an API-key user, for
+//     whom the tree's "true" branch applies).
+//   - x-should-retry: false on a 5xx. The tree reads '"false" + 非5xx → 不
+//     重试', which would let a 5xx through; principle three of the same
+//     section says the 5xx override is for internal users ("内部用户遇到
+//     5xx"), and Claude Code's source gates it so. The preset models an
+//     external API-key user, so "false" stops a 5xx too; only an overload
+//     is retried whatever the header says (ShouldRetryHonorExceptOverloaded).
+//   - §13.3.1, getRetryDelay: retry-after first, read as parseInt(value)
+//     whole seconds and used as given with no cap (RetryAfterSecondsOnly:
+//     no retry-after-ms; "1.5" is 1 s; an HTTP date falls back to the
+//     backoff); otherwise 500 ms·2^(n−1) capped at 32 s, plus 0–25 % jitter.
 //   - §13.4.1: 3 consecutive 529s (MAX_529_RETRIES) switch to the fallback
 //     model.
 //   - §13.4.3: background queries give up on a 529 (load shedding).
-//   - §13.7: on "input length and max_tokens exceed context limit", lower
-//     max_tokens to limit − input − 1,000, never below 3,000; below the
-//     floor the context is compacted instead (the compaction itself is
-//     another layer of Claude Code; its constants here are classify's).
-//   - §13.11: a 401 refreshes the OAuth token once, then retries.
+//   - §13.7 and §13.8: on "input length and max_tokens exceed context
+//     limit", lower max_tokens to limit − input − 1,000; when that leaves
+//     less than the 3,000 floor the error is thrown: the turn fails, with
+//     no compaction (Compact off: compaction is another layer of Claude
+//     Code, which this retry loop does not call). "Too many retries?" is
+//     checked before the adjustment, so an adjustment spends an attempt of
+//     the step instead of opening a new one (AdjustWithinStep), and an
+//     overflow at the last attempt stops. A "prompt is too long" overflow
+//     (the input alone over) has no room to adjust into: it fails.
+//   - §13.11: before every retry, a 401 clears the cached credential and
+//     the request is resent within the normal attempts
+//     (AuthWithinAttempts: the refresh hook runs before each resend, no
+//     limit of one). A revoked-token 403 is not told apart from any other
+//     403 by the classifier, so it is not retried.
 //
 // The reference gives no count of attempts; 11 (the first try and
 // withRetry's DEFAULT_MAX_RETRIES of 10) is Claude Code's own default.
@@ -115,30 +133,29 @@ func ClassifyPreflight() Strategy {
 // handed back: the reference describes no max_tokens escalation.
 func ClaudeCode() Strategy {
 	return Strategy{
-		Name:             "claude-code",
-		Description:      "Claude Code's withRetry (Claude Code, fault-tolerance chapter, §13): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
-		Classify:         true,
-		Attempts:         11,
-		Backoff:          Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
-		Retry:            []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
-		RetryStatuses:    append([]int{408, 409, 429}, StatusRange(500, 599)...),
-		ShouldRetry:      ShouldRetryHonorExceptOverloaded,
-		HonorRetryAfter:  true,
-		FallbackAfter:    3,
-		RefreshAuth:      true,
-		ShedBackground:   true,
-		Adjust:           true,
-		AdjustBuffer:     1000,
-		AdjustFloor:      3000,
-		Compact:          true,
-		KeepRecent:       6,
-		MaxCompactions:   3,
-		SummaryMaxTokens: 4096,
+		Name:                  "claude-code",
+		Description:           "Claude Code's withRetry (reference/claude-code-fault-tolerance §13): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
+		Classify:              true,
+		Attempts:              11,
+		Backoff:               Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
+		Retry:                 []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:         append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:           ShouldRetryHonorExceptOverloaded,
+		ShouldRetryPermanent:  true,
+		HonorRetryAfter:       true,
+		RetryAfterSecondsOnly: true,
+		FallbackAfter:         3,
+		AuthWithinAttempts:    true,
+		ShedBackground:        true,
+		Adjust:                true,
+		AdjustBuffer:          1000,
+		AdjustFloor:           3000,
+		AdjustWithinStep:      true,
 	}
 }
 
 // KimiCode reproduces Kimi Code's turn convergence as
-// Kimi Code's "turn convergence" write-up (回合收敛与异常吸收) describes it:
+// shared/reference/kimi-code-turn-convergence.zh.md describes it:
 //
 //   - "step 内重试": 10 attempts per step (max_attempts_per_step), 500 ms
 //     doubling to a 32 s cap plus up to 25 % jitter, Retry-After obeyed
@@ -151,17 +168,19 @@ func ClaudeCode() Strategy {
 //     credential refresh on a recoverable 401, after which the count
 //     starts again.
 //   - "上下文溢出": an overflow is never retried as is; it goes to
-//     compaction, at most 3 times; the window learnt from each overflow is
-//     0.85 × the counted input; a 413 counts as an overflow when the
-//     request is at least half the window.
+//     compaction, at most 3 times; each overflow records 0.85 × the
+//     estimated input as the model's window, whatever the message says, and
+//     the smaller of it and the configured window is used from then on
+//     (LearnFromEstimate); a 413 counts as an overflow when the request is
+//     at least half the window.
 //
 // The write-up describes no max_tokens adjustment, escalation, model
 // fallback or x-should-retry; those are off. How many recent messages a
-// compaction keeps is not given: classify's 6.
+// compaction keeps is not given: SPEC's 6.
 func KimiCode() Strategy {
 	return Strategy{
 		Name:               "kimi-code",
-		Description:        "Kimi Code's turn convergence (Kimi Code, turn convergence): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
+		Description:        "Kimi Code's turn convergence (reference/kimi-code-turn-convergence): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
 		Classify:           true,
 		Attempts:           10,
 		Backoff:            Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
@@ -175,12 +194,13 @@ func KimiCode() Strategy {
 		MaxCompactions:     3,
 		SummaryMaxTokens:   4096,
 		LearnedWindowRatio: 0.85,
+		LearnFromEstimate:  true,
 		TooLargeAsOverflow: 0.5,
 	}
 }
 
 // S11 reproduces the Kotlin s11 ErrorRecoveryManager as
-// "Index 11: Error Recovery" (the Kotlin s11 agent) describes it:
+// shared/reference/s11-error-recovery-kotlin.zh.txt describes it:
 //
 //   - ErrorClassifier: network, rate_limit, api, overloaded and timeout
 //     errors are transient; authentication, invalid_request, not_found and
@@ -193,14 +213,18 @@ func KimiCode() Strategy {
 //   - ModelFallback: a permanent error, or transient ones that used up the
 //     attempts, move to the next model of the chain.
 //   - TokenEscalation: on max_tokens, one ×2 escalation with a 32,768
-//     ceiling (an escalation above it is not made); then the truncated
-//     answer is handed back.
+//     ceiling (an escalation above it is not made), and no other bound:
+//     an escalation above the model's output limit is sent, and its 400
+//     moves to the next model as any permanent error does
+//     (EscalationUnclamped). The escalated call is one more attempt of the
+//     step, and if it fails max_tokens goes back to the original
+//     (EscalateWithinStep). A truncated answer is otherwise handed back.
 //
 // It has no compaction, adjustment, credential refresh or x-should-retry.
 func S11() Strategy {
 	return Strategy{
 		Name:        "s11",
-		Description: "the Kotlin s11 ErrorRecoveryManager (Index 11: Error Recovery): 3 attempts, 500 ms·2^n, unknown → transient, fallback on permanent errors, one ×2 escalation to 32,768",
+		Description: "the Kotlin s11 ErrorRecoveryManager (reference/s11-error-recovery-kotlin): 3 attempts, 500 ms·2^n, unknown → transient, fallback on permanent errors, one ×2 escalation to 32,768",
 		Classify:    true,
 		Attempts:    3,
 		Backoff:     Backoff{Base: 500 * time.Millisecond, Factor: 2, Jitter: JitterNone},
@@ -212,29 +236,63 @@ func S11() Strategy {
 		EscalationFactor:    2,
 		MaxEscalations:      1,
 		EscalationCeiling:   32768,
+		EscalationUnclamped: true,
+		EscalateWithinStep:  true,
 	}
 }
 
-// SDKDefault is the retry built into the official SDKs (anthropic-sdk-go,
-// openai-go and their siblings in other languages), as docs/strategies.md states it:
-// 3 attempts; connection errors, 408, 409, 429 (a quota 429 too: the SDKs
-// read only the status) and every 5xx retried; x-should-retry overrides;
-// retry-after-ms, then retry-after, used as given with no upper bound;
-// otherwise 0.5 s·2^n capped at 8 s minus up to 25 % jitter. No fallback,
-// escalation, adjustment, compaction or credential refresh: an SDK hands
-// any answer back as it came.
-func SDKDefault() Strategy {
+// SDKAnthropic is the retry built into anthropic-sdk-go (internal/
+// requestconfig; its siblings in other languages agree): 3 attempts;
+// connection errors, 408, 409, 429 (a quota 429 too: the SDK reads only
+// the status) and every 5xx retried; x-should-retry read first, so "true"
+// resends any failure and "false" none; retry-after-ms, then retry-after
+// (seconds or an HTTP date), used as given with no upper bound; otherwise
+// 0.5 s·2^n capped at 8 s minus up to 25 % jitter. No fallback,
+// escalation, adjustment, compaction or credential refresh: the SDK hands
+// any answer back as it came. A stream that fails after it began is not
+// retried by the SDK; the engine cannot yet tell such a failure from a
+// body cut before the answer began, and retries both.
+func SDKAnthropic() Strategy {
 	return Strategy{
-		Name:            "sdk-default",
-		Description:     "the official SDKs' built-in retry: 3 attempts on connection errors, 408, 409, 429 and 5xx, retry-after as given, else 0.5 s·2^n to 8 s −0–25 % jitter",
-		Classify:        true,
-		Attempts:        3,
-		Backoff:         Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 8 * time.Second, Jitter: JitterNegative, JitterRatio: 0.25},
-		Retry:           []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
-		RetryStatuses:   append([]int{408, 409, 429}, StatusRange(500, 599)...),
-		ShouldRetry:     ShouldRetryHonor,
-		HonorRetryAfter: true,
+		Name:                 "sdk-anthropic",
+		Description:          "anthropic-sdk-go's built-in retry: 3 attempts on connection errors, 408, 409, 429 and 5xx, x-should-retry first, retry-after as given, else 0.5 s·2^n to 8 s −0–25 % jitter",
+		Classify:             true,
+		Attempts:             3,
+		Backoff:              Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 8 * time.Second, Jitter: JitterNegative, JitterRatio: 0.25},
+		Retry:                []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:        append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:          ShouldRetryHonor,
+		ShouldRetryPermanent: true,
+		HonorRetryAfter:      true,
 	}
+}
+
+// SDKOpenAI is the retry built into openai-go (internal/requestconfig): as
+// SDKAnthropic, but a server wait above 2 minutes (its
+// defaultMaxRetryAfterDelay) is not waited for: the call ends with the
+// error. Its backoff is the same 0.5 s·2^n capped at 8 s
+// (DefaultMaxServerDelay) minus up to 25 % jitter. openai-go also ends the
+// call, without a retry, on the attempt's own timeout; the engine's
+// timeout kind does not say whose deadline it was, so a timeout is retried
+// here.
+func SDKOpenAI() Strategy {
+	s := SDKAnthropic()
+	s.Name = "sdk-openai"
+	s.Description = "openai-go's built-in retry: as sdk-anthropic, but a server wait above 2 min ends the call"
+	s.RetryAfterCap = 2 * time.Minute
+	s.GiveUpAboveCap = true
+	return s
+}
+
+// SDKDefault is the name the official SDKs' preset had before it was split
+// in two: an alias of SDKAnthropic under its old name, so that
+// --strategies sdk-default and budgets keyed sdk-default still work. It is
+// not in Presets.
+func SDKDefault() Strategy {
+	s := SDKAnthropic()
+	s.Name = "sdk-default"
+	s.Description = "an alias of sdk-anthropic, the name the SDKs' preset had before sdk-openai was split from it"
+	return s
 }
 
 // StatusRange returns the statuses from lo to hi, both included.
@@ -248,11 +306,19 @@ func StatusRange(lo, hi int) []int {
 
 // Presets returns the built-in strategies in their documented order.
 func Presets() []Strategy {
-	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClaudeCode(), KimiCode(), S11(), SDKDefault()}
+	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI()}
 }
 
-// Preset returns the built-in strategy called name.
+// Aliases returns the other names presets are known by: sdk-default, for
+// sdk-anthropic.
+func Aliases() []string { return []string{"sdk-default"} }
+
+// Preset returns the built-in strategy called name, or the preset an alias
+// (Aliases) names, under the alias.
 func Preset(name string) (Strategy, bool) {
+	if name == "sdk-default" {
+		return SDKDefault(), true
+	}
 	for _, s := range Presets() {
 		if s.Name == name {
 			return s, true

@@ -146,7 +146,7 @@ var _ = Describe("the presets reproduce their sources", func() {
 			Expect(o.models()).To(Equal([]string{"m", "m", "m", "backup"}))
 			Expect(o.waits).To(Equal([]time.Duration{500 * time.Millisecond, time.Second}))
 		}),
-		Entry("sdk-default: 3 attempts, −0–25 % jitter, no fallback", recovery.SDKDefault(), always(overloaded), 3, recovery.StopAttempts, func(o outcome) {
+		Entry("sdk-anthropic: 3 attempts, −0–25 % jitter, no fallback", recovery.SDKAnthropic(), always(overloaded), 3, recovery.StopAttempts, func(o outcome) {
 			Expect(o.waits[0]).To(BeNumerically("~", 437500*time.Microsecond, 62500*time.Microsecond))
 			Expect(o.waits[1]).To(BeNumerically("~", 875*time.Millisecond, 125*time.Millisecond))
 		}),
@@ -158,7 +158,7 @@ var _ = Describe("the presets reproduce their sources", func() {
 		Entry("claude-code waits what it is told", recovery.ClaudeCode(), thenOK(1, limited), 2, recovery.Stop(""), func(o outcome) {
 			Expect(o.waits).To(Equal([]time.Duration{time.Hour}))
 		}),
-		Entry("sdk-default waits what it is told, with no upper bound", recovery.SDKDefault(), thenOK(1, limited), 2, recovery.Stop(""), func(o outcome) {
+		Entry("sdk-anthropic waits what it is told, with no upper bound", recovery.SDKAnthropic(), thenOK(1, limited), 2, recovery.Stop(""), func(o outcome) {
 			Expect(o.waits).To(Equal([]time.Duration{time.Hour}))
 		}),
 		Entry("s11 ignores retry-after", recovery.S11(), thenOK(1, limited), 2, recovery.Stop(""), func(o outcome) {
@@ -168,12 +168,12 @@ var _ = Describe("the presets reproduce their sources", func() {
 		// A quota 429.
 		Entry("classify stops on quota", recovery.Classifying(), always(quota), 1, recovery.StopNotRetryable, nil),
 		Entry("kimi-code stops on quota", recovery.KimiCode(), always(quota), 1, recovery.StopNotRetryable, nil),
-		Entry("sdk-default retries a quota 429: it reads only the status", recovery.SDKDefault(), always(quota), 3, recovery.StopAttempts, nil),
+		Entry("sdk-anthropic retries a quota 429: it reads only the status", recovery.SDKAnthropic(), always(quota), 3, recovery.StopAttempts, nil),
 		Entry("claude-code retries a quota 429 as any 429", recovery.ClaudeCode(), thenOK(2, quota), 3, recovery.Stop(""), nil),
 
 		// A 501 and an unknown error.
 		Entry("kimi-code does not retry a status outside its list", recovery.KimiCode(), always(notImpl), 1, recovery.StopNotRetryable, nil),
-		Entry("sdk-default retries every 5xx", recovery.SDKDefault(), thenOK(1, notImpl), 2, recovery.Stop(""), nil),
+		Entry("sdk-anthropic retries every 5xx", recovery.SDKAnthropic(), thenOK(1, notImpl), 2, recovery.Stop(""), nil),
 		Entry("s11 retries the unknown", recovery.S11(), thenOK(2, unknownErr), 3, recovery.Stop(""), nil),
 		Entry("classify retries the unknown", recovery.Classifying(), thenOK(1, unknownErr), 2, recovery.Stop(""), nil),
 		Entry("claude-code does not retry the unknown", recovery.ClaudeCode(), always(unknownErr), 1, recovery.StopNotRetryable, nil),
@@ -183,8 +183,9 @@ var _ = Describe("the presets reproduce their sources", func() {
 			Expect(o.count(recovery.EventAuthRefresh)).To(Equal(1))
 			Expect(o.waits).To(BeEmpty())
 		}),
-		Entry("claude-code refreshes once; a second 401 stops", recovery.ClaudeCode(), always(unauth), 2, recovery.StopAuth, func(o outcome) {
-			Expect(o.count(recovery.EventAuthRefresh)).To(Equal(1))
+		Entry("claude-code resends a 401 within its 11 attempts, refreshing before each", recovery.ClaudeCode(), always(unauth), 11, recovery.StopAttempts, func(o outcome) {
+			Expect(o.count(recovery.EventAuthRefresh)).To(Equal(10))
+			Expect(o.waits).To(HaveLen(10))
 		}),
 		Entry("s11 falls back on a permanent error", recovery.S11(), func(_ int, r recovery.Request) answer {
 			if r.Model == "m" {
@@ -192,7 +193,7 @@ var _ = Describe("the presets reproduce their sources", func() {
 			}
 			return ok("backup")
 		}, 2, recovery.Stop(""), func(o outcome) { Expect(o.models()).To(Equal([]string{"m", "backup"})) }),
-		Entry("sdk-default stops on a 401", recovery.SDKDefault(), always(unauth), 1, recovery.StopAuth, nil),
+		Entry("sdk-anthropic stops on a 401", recovery.SDKAnthropic(), always(unauth), 1, recovery.StopAuth, nil),
 
 		// A bad request.
 		Entry("s11 tries the next model on an invalid request, then stops", recovery.S11(), always(badReq), 2, recovery.StopNoFallback, nil),
@@ -207,7 +208,7 @@ var _ = Describe("the presets reproduce their sources", func() {
 			}),
 		Entry("s11 escalates once, ×2", recovery.S11(), func(_ int, r recovery.Request) answer { return cut(r.MaxTokens) },
 			2, recovery.Stop(""), func(o outcome) { Expect(o.sent[1].MaxTokens).To(Equal(8192)) }),
-		Entry("sdk-default hands a truncated answer back", recovery.SDKDefault(), func(_ int, r recovery.Request) answer { return cut(r.MaxTokens) },
+		Entry("sdk-anthropic hands a truncated answer back", recovery.SDKAnthropic(), func(_ int, r recovery.Request) answer { return cut(r.MaxTokens) },
 			1, recovery.Stop(""), nil),
 	)
 
@@ -245,6 +246,15 @@ var _ = Describe("the presets reproduce their sources", func() {
 			Expect(ok).To(BeTrue())
 			Expect(got.Name).To(Equal(s.Name))
 		}
-		Expect(seen).To(HaveLen(7))
+		Expect(seen).To(HaveLen(8))
+		for _, alias := range recovery.Aliases() {
+			Expect(seen[alias]).To(BeFalse(), "an alias is not a preset of its own")
+			got, ok := recovery.Preset(alias)
+			Expect(ok).To(BeTrue())
+			Expect(got.Name).To(Equal(alias))
+		}
+		alias, _ := recovery.Preset("sdk-default")
+		alias.Name, alias.Description = "sdk-anthropic", recovery.SDKAnthropic().Description
+		Expect(alias).To(Equal(recovery.SDKAnthropic()))
 	})
 })

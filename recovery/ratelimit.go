@@ -92,7 +92,11 @@ func (s Strategy) serverWait(h http.Header, now time.Time) (time.Duration, bool)
 		return 0, false
 	}
 	if s.HonorRetryAfter {
-		if d, ok := RetryAfter(h, now); ok {
+		read := func(h http.Header) (time.Duration, bool) { return RetryAfter(h, now) }
+		if s.RetryAfterSecondsOnly {
+			read = RetryAfterSeconds
+		}
+		if d, ok := read(h); ok {
 			return d, true
 		}
 	}

@@ -105,6 +105,9 @@ func (t *turn) escalate(resp *Response) bool {
 		return false
 	}
 	l := t.limits()
+	if t.s.EscalationUnclamped {
+		l = Limits{}
+	}
 	if l.MaxOutput > 0 && to > l.MaxOutput {
 		to = l.MaxOutput
 	}
@@ -122,7 +125,11 @@ func (t *turn) escalate(resp *Response) bool {
 	}
 	t.req.MaxTokens = to
 	t.res.Escalations++
-	t.newStep()
+	if t.s.EscalateWithinStep {
+		t.escalatedFrom = from
+	} else {
+		t.newStep()
+	}
 	t.e.observe(Event{Type: EventEscalate, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: to})
 	return true
 }
@@ -138,6 +145,8 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 		input = t.e.count(t.req)
 	}
 	switch declared := t.limits().ContextWindow; {
+	case t.s.LearnFromEstimate:
+		t.learnWindow(int(t.s.learnedWindowRatio() * float64(t.e.count(t.req))))
 	case o.Window > 0:
 		t.learnWindow(o.Window)
 	case declared == 0 || input+t.req.MaxTokens <= declared:
@@ -151,10 +160,16 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 	if t.s.Adjust && window > 0 && input < window {
 		room := window - input - t.s.adjustBuffer()
 		if room >= t.s.adjustFloor() && room < t.req.MaxTokens {
+			if t.s.AdjustWithinStep && t.step >= t.s.attempts() {
+				res, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted before the adjustment", t.step))
+				return false, res, err
+			}
 			from := t.req.MaxTokens
 			t.req.MaxTokens = room
 			t.res.Adjustments++
-			t.newStep()
+			if !t.s.AdjustWithinStep {
+				t.newStep()
+			}
 			t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: room,
 				Reason: "input + max_tokens over the window"})
 			return true, nil, nil

@@ -47,3 +47,31 @@ func scaledDuration(v string, unit time.Duration) (time.Duration, bool) {
 	}
 	return time.Duration(d), true
 }
+
+// RetryAfterSeconds reads retry-after as Claude Code's getRetryDelay does,
+// parseInt(value, 10) seconds: the leading whole number of the value ("1.5"
+// is 1 s, "12abc" 12 s); a value that does not start with one (an HTTP
+// date) is not read, and retry-after-ms never is. A count too large for a
+// Duration is clamped to the largest one; a negative one waits nothing.
+func RetryAfterSeconds(h http.Header) (time.Duration, bool) {
+	v := strings.TrimSpace(h.Get("retry-after"))
+	neg := false
+	if v != "" && (v[0] == '-' || v[0] == '+') {
+		neg, v = v[0] == '-', v[1:]
+	}
+	n := 0
+	for n < len(v) && v[n] >= '0' && v[n] <= '9' {
+		n++
+	}
+	if n == 0 {
+		return 0, false
+	}
+	if neg {
+		return 0, true
+	}
+	s, err := strconv.ParseInt(v[:n], 10, 64)
+	if err != nil || s > math.MaxInt64/int64(time.Second) {
+		return time.Duration(math.MaxInt64), true
+	}
+	return time.Duration(s) * time.Second, true
+}

@@ -40,6 +40,8 @@ type Strategy struct {
 
 	// SleepAfterFinal sleeps the backoff delay even after the last attempt
 	// has failed: the naive bug, kept so that blind can show what it costs.
+	// A classifying strategy with it sleeps when a step's attempts run out,
+	// before it stops.
 	SleepAfterFinal bool
 
 	// Retry lists the kinds a classifying strategy waits and resends on; nil
@@ -54,11 +56,22 @@ type Strategy struct {
 	// ShouldRetry says how the x-should-retry response header is read; ""
 	// means ShouldRetryHonor. Classify only.
 	ShouldRetry ShouldRetryMode
+	// ShouldRetryPermanent lets x-should-retry: true resend a permanent
+	// failure too (401, 403, 404, a quota 429, a rejected request), as the
+	// official SDKs and Claude Code do: they read the header before the
+	// status. false, the default, lets the header resend only a failure
+	// that is not permanent; a permanent one stops whatever the header
+	// says. Classify only.
+	ShouldRetryPermanent bool
 
 	// HonorRetryAfter waits what the server asks (retry-after-ms, then
 	// retry-after as seconds or an HTTP date) instead of the backoff delay.
 	// Classify only.
 	HonorRetryAfter bool
+	// RetryAfterSecondsOnly reads only retry-after, and only as a whole
+	// number of seconds (RetryAfterSeconds: Claude Code's parseInt): no
+	// retry-after-ms, and an HTTP date falls back to the backoff.
+	RetryAfterSecondsOnly bool
 	// HonorRateLimitReset, when the server sent no retry-after, waits until
 	// the rate-limit window resets as the Anthropic
 	// anthropic-ratelimit-*-reset (RFC 3339) or OpenAI x-ratelimit-reset-*
@@ -102,6 +115,13 @@ type Strategy struct {
 	// turn on a 401, then resends with a fresh count of attempts; a second
 	// 401 stops. Without a hook a 401 stops at once. Classify only.
 	RefreshAuth bool
+	// AuthWithinAttempts resends a 401 as any retryable failure: within the
+	// step's attempts, after the backoff, with the refresh hook (when there
+	// is one) called before every resend and no limit of one (Claude Code
+	// clears its cached credential before each retry). RefreshAuth's
+	// once-per-turn refresh and fresh step are then not used; x-should-retry
+	// still applies. Classify only.
+	AuthWithinAttempts bool
 	// ShedBackground gives up at once when a request marked Background meets
 	// an overload, without retry or fallback: Claude Code's load shedding.
 	// Classify only.
@@ -113,6 +133,14 @@ type Strategy struct {
 	EscalationFactor float64
 	// MaxEscalations bounds escalations per turn; 0 means 3.
 	MaxEscalations int
+	// EscalationUnclamped bounds an escalation by EscalationCeiling alone,
+	// not by the model's output limit or window: the oversize request is
+	// sent and its error handled as any other (s11).
+	EscalationUnclamped bool
+	// EscalateWithinStep makes an escalation one more attempt of the step
+	// (its count is not reset), and a failed escalated call goes back to
+	// the max_tokens it had before (s11).
+	EscalateWithinStep bool
 	// EscalationCeiling, when not 0, is a hard ceiling: an escalation that
 	// would go above it is not made, and the truncated answer is handed
 	// back (s11's 32,768).
@@ -126,6 +154,11 @@ type Strategy struct {
 	AdjustBuffer int
 	// AdjustFloor is the least output budget an adjustment leaves; 0 means 3,000.
 	AdjustFloor int
+	// AdjustWithinStep makes an adjustment one more attempt of the step
+	// instead of a new step, and makes an overflow met when the step's
+	// attempts are used up stop the turn (Claude Code checks "too many
+	// retries?" before it adjusts).
+	AdjustWithinStep bool
 
 	// Compact summarises older messages through a repair call when the
 	// input itself does not fit the window.
@@ -144,6 +177,11 @@ type Strategy struct {
 	// window to be this share of the input it counted, and plans every later
 	// request of the turn against it (Kimi Code); 0 means 0.85.
 	LearnedWindowRatio float64
+	// LearnFromEstimate learns, on every overflow, LearnedWindowRatio × the
+	// input the engine counted, whatever window the message gives (Kimi
+	// Code records 0.85 × its estimate as the model's window each time);
+	// false prefers the window the message states.
+	LearnFromEstimate bool
 	// TooLargeAsOverflow, when not 0, handles a 413 request_too_large as a
 	// context overflow if the request's input is at least this share of the
 	// known window (Kimi Code: 0.5).
@@ -182,8 +220,8 @@ type ShouldRetryMode string
 
 // The ways of reading x-should-retry.
 const (
-	// ShouldRetryHonor: "true" allows resending any failure that is not
-	// about the request's content; "false" forbids resending the same
+	// ShouldRetryHonor: "true" allows resending a failure that is not
+	// permanent (or any failure, with ShouldRetryPermanent); "false" forbids resending the same
 	// request (a repair or a fallback, which change it, stays allowed).
 	ShouldRetryHonor ShouldRetryMode = "honor"
 	// ShouldRetryIgnore: the header is not read.

@@ -26,6 +26,9 @@ type turn struct {
 	refreshed    bool      // the credential refresh of this turn was used
 	last         Failure   // the last attempt's classification
 	lastResp     *Response // the last answer, for a truncated one handed back
+	// escalatedFrom is max_tokens before an escalation made within the
+	// step (EscalateWithinStep), until the escalated call is answered.
+	escalatedFrom int
 }
 
 func (t *turn) run(ctx context.Context) (*Result, error) {
@@ -82,6 +85,12 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		res, err := t.stop(f, s, reason)
 		return false, res, err
 	}
+	if t.escalatedFrom > 0 {
+		if f.Kind != KindOK && f.Kind != KindTruncated {
+			t.req.MaxTokens = t.escalatedFrom // s11: back to the original budget
+		}
+		t.escalatedFrom = 0
+	}
 	switch f.Kind {
 	case KindOK:
 		res, err = t.done(resp)
@@ -99,7 +108,7 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 			return stop(StopShed, "background request dropped on an overload")
 		}
 	case KindAuth:
-		if t.s.RefreshAuth && t.e.refresh != nil {
+		if t.s.RefreshAuth && t.e.refresh != nil && !t.s.AuthWithinAttempts {
 			if t.refreshed {
 				return stop(StopAuth, "credentials rejected again after a refresh")
 			}
@@ -126,10 +135,10 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		}
 	}
 
-	retryable := t.s.retries(f.Kind, f.StatusCode)
+	retryable := t.s.retries(f.Kind, f.StatusCode) || (f.Kind == KindAuth && t.s.AuthWithinAttempts)
 	if f.ShouldRetry != nil && t.s.shouldRetryMode() != ShouldRetryIgnore {
 		switch {
-		case *f.ShouldRetry && !contentKind(f.Kind):
+		case *f.ShouldRetry && (t.s.ShouldRetryPermanent || !permanentKind(f.Kind)):
 			retryable = true
 		case !*f.ShouldRetry && !(t.s.shouldRetryMode() == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
 			return stop(StopServerSaidNo, "server said x-should-retry: false")
@@ -144,14 +153,25 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	if err := t.retry(ctx, f); err != nil {
 		return false, &t.res, err
 	}
+	if f.Kind == KindAuth && t.s.AuthWithinAttempts && t.e.refresh != nil {
+		if err := t.e.refresh(ctx); err != nil {
+			f.Err = errors.Join(f.Err, fmt.Errorf("refresh credentials: %w", err))
+			return stop(StopAuth, "credential refresh failed")
+		}
+		t.e.observe(Event{Type: EventAuthRefresh, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Reason: "401: credentials refreshed before the resend"})
+	}
 	return true, nil, nil
 }
 
-// contentKind reports whether a failure was about the request's content,
-// which no resend of the same request can fix.
-func contentKind(k Kind) bool {
+// permanentKind reports whether a failure is one that no resend of the
+// same request can fix: its content was rejected (overflow, invalid, too
+// large, refused), or the account or model was (credentials, permission,
+// quota, a missing model). Under classify such a failure stops whatever
+// x-should-retry says, unless the strategy sets ShouldRetryPermanent.
+func permanentKind(k Kind) bool {
 	switch k {
-	case KindContextOverflow, KindInvalidRequest, KindRequestTooLarge, KindRefusal:
+	case KindContextOverflow, KindInvalidRequest, KindRequestTooLarge, KindRefusal,
+		KindAuth, KindPermission, KindQuotaExhausted, KindNotFound:
 		return true
 	}
 	return false
@@ -206,6 +226,11 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 	if !persistent && t.step >= t.s.attempts() {
 		if t.s.FallbackOnExhausted && t.fallback("attempts exhausted") {
 			return nil
+		}
+		if t.s.SleepAfterFinal {
+			if err := t.sleep(ctx, t.s.Backoff.Delay(t.step-1, t.e.rand)); err != nil {
+				return err
+			}
 		}
 		_, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted", t.step))
 		return err

@@ -95,6 +95,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if err != nil {
 		return err
 	}
+	if err := checkBudgetNames(scs, strategies); err != nil {
+		return err
+	}
 
 	opts := harness.Options{Seed: f.seed, Parallel: f.parallel, Shard: shard}
 	var bar *progressBar

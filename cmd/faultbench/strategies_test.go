@@ -17,7 +17,7 @@ func TestStrategiesListsEveryPresetWithItsParameters(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	for _, name := range []string{"blind", "classify", "classify-preflight", "claude-code", "kimi-code", "s11", "sdk-default"} {
+	for _, name := range []string{"blind", "classify", "classify-preflight", "claude-code", "kimi-code", "s11", "sdk-anthropic", "sdk-openai"} {
 		if !strings.Contains(out, "| "+name+" ") && !strings.Contains(out, " "+name+" |") {
 			t.Errorf("no column for %s", name)
 		}

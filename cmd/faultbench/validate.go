@@ -16,6 +16,9 @@ func newValidateCmd(stdout io.Writer) *cobra.Command {
 			if err != nil {
 				return err
 			}
+			if err := checkBudgetNames(scs, nil); err != nil {
+				return err
+			}
 			for _, sc := range scs {
 				fmt.Fprintf(stdout, "ok  %s  (%s)\n", sc.Name, sc.Path)
 			}

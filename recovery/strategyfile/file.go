@@ -35,6 +35,10 @@ type doc struct {
 	Preflight       *bool        `yaml:"preflight"`
 	LoopGuard       *loopGuard   `yaml:"loop_guard"`
 	StepCap         *int         `yaml:"step_cap"`
+
+	// Options that reproduce a source where it differs from classify.
+	ShouldRetryPermanent *bool `yaml:"should_retry_permanent"` // x-should-retry: true resends permanent failures too
+	AuthWithinAttempts   *bool `yaml:"auth_within_attempts"`   // a 401 is resent within the step's attempts
 }
 
 // loopGuard is the loop guard of agent turns; a threshold of 0 takes
@@ -63,6 +67,8 @@ type retryAfter struct {
 	RateLimitReset *bool     `yaml:"rate_limit_reset"`
 	Cap            *duration `yaml:"cap"`
 	AboveCap       *aboveCap `yaml:"above_cap"`
+
+	SecondsOnly *bool `yaml:"seconds_only"` // retry-after as parseInt seconds only
 }
 
 type fallback struct {
@@ -75,12 +81,17 @@ type escalation struct {
 	Factor  *float64 `yaml:"factor"`
 	Max     *int     `yaml:"max"`
 	Ceiling *int     `yaml:"ceiling"`
+
+	Unclamped  *bool `yaml:"unclamped"`   // bounded by the ceiling alone
+	WithinStep *bool `yaml:"within_step"` // one more attempt of the step; reverts on failure
 }
 
 type adjust struct {
 	Enabled *bool `yaml:"enabled"`
 	Buffer  *int  `yaml:"buffer"`
 	Floor   *int  `yaml:"floor"`
+
+	WithinStep *bool `yaml:"within_step"` // an adjustment spends an attempt of the step
 }
 
 type compaction struct {
@@ -90,6 +101,8 @@ type compaction struct {
 	SummaryMaxTokens   *int     `yaml:"summary_max_tokens"`
 	LearnedWindowRatio *float64 `yaml:"learned_window_ratio"`
 	TooLargeAsOverflow *float64 `yaml:"too_large_as_overflow"`
+
+	LearnFromEstimate *bool `yaml:"learn_from_estimate"` // every overflow learns ratio × the counted input
 }
 
 func set[T any](dst *T, src *T) {
@@ -168,8 +181,10 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 	if f.ShouldRetry != nil {
 		s.ShouldRetry = recovery.ShouldRetryMode(*f.ShouldRetry)
 	}
+	set(&s.ShouldRetryPermanent, f.ShouldRetryPermanent)
 	if r := f.RetryAfter; r != nil {
 		set(&s.HonorRetryAfter, r.Honor)
+		set(&s.RetryAfterSecondsOnly, r.SecondsOnly)
 		set(&s.HonorRateLimitReset, r.RateLimitReset)
 		setDuration(&s.RetryAfterCap, r.Cap)
 		if r.AboveCap != nil {
@@ -189,6 +204,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 		set(&s.FallbackOnExhausted, fb.OnExhausted)
 	}
 	set(&s.RefreshAuth, f.RefreshAuth)
+	set(&s.AuthWithinAttempts, f.AuthWithinAttempts)
 	set(&s.ShedBackground, f.ShedBackground)
 	if e := f.Escalation; e != nil {
 		if e.Factor != nil && *e.Factor < 0 {
@@ -199,6 +215,8 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 		set(&s.MaxEscalations, e.Max)
 		nonNeg("$.escalation.ceiling", e.Ceiling)
 		set(&s.EscalationCeiling, e.Ceiling)
+		set(&s.EscalationUnclamped, e.Unclamped)
+		set(&s.EscalateWithinStep, e.WithinStep)
 	}
 	if a := f.Adjust; a != nil {
 		set(&s.Adjust, a.Enabled)
@@ -206,6 +224,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 		set(&s.AdjustBuffer, a.Buffer)
 		nonNeg("$.adjust.floor", a.Floor)
 		set(&s.AdjustFloor, a.Floor)
+		set(&s.AdjustWithinStep, a.WithinStep)
 	}
 	if c := f.Compaction; c != nil {
 		set(&s.Compact, c.Enabled)
@@ -219,6 +238,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 		set(&s.LearnedWindowRatio, c.LearnedWindowRatio)
 		ratio("$.compaction.too_large_as_overflow", c.TooLargeAsOverflow)
 		set(&s.TooLargeAsOverflow, c.TooLargeAsOverflow)
+		set(&s.LearnFromEstimate, c.LearnFromEstimate)
 	}
 	set(&s.Preflight, f.Preflight)
 	if g := f.LoopGuard; g != nil {
