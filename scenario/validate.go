@@ -6,7 +6,6 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/token"
@@ -59,7 +58,7 @@ func (v *validator) errorf(path, format string, args ...any) {
 			return
 		}
 	}
-	e := &Error{File: v.file, Field: path, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: v.file, Field: clipField(path), Msg: fmt.Sprintf(format, args...)}
 	for p, ok := path, true; ok; p, ok = parentPath(p) {
 		if at, found := v.pos[p]; found {
 			e.Line, e.Column = at.Line, at.Column
@@ -74,7 +73,7 @@ func (v *validator) scenario(s *Scenario) {
 	case s.Name == "":
 		v.errorf("name", "required: the scenario's name, as in its URL (lower case, digits, . _ -)")
 	case !nameRE.MatchString(s.Name):
-		v.errorf("name", "%q cannot be a URL path segment: use lower case letters, digits, '.', '_' and '-', starting with a letter or digit", s.Name)
+		v.errorf("name", "%s cannot be a URL path segment: use lower case letters, digits, '.', '_' and '-', starting with a letter or digit", quote(s.Name))
 	}
 	if strings.TrimSpace(s.Description) == "" {
 		v.errorf("description", "required: say what the scenario teaches")
@@ -88,7 +87,7 @@ func (v *validator) scenario(s *Scenario) {
 		case t.Name == "":
 			v.errorf(tp+".name", "required: the tool's name")
 		case v.tools[t.Name]:
-			v.errorf(tp+".name", "%q is declared twice", t.Name)
+			v.errorf(tp+".name", "%s is declared twice", quote(t.Name))
 		}
 		v.tools[t.Name] = true
 		if t.InputSchema != "" && !jsonObject(t.InputSchema) {
@@ -136,12 +135,12 @@ func (v *validator) declared(s *Scenario, path, model string) bool {
 	}
 	names := slices.Sorted(maps.Keys(s.Models))
 	for i, n := range names {
-		names[i] = strconv.Quote(n)
+		names[i] = quote(n)
 	}
 	if len(names) == 0 {
-		v.errorf(path, "model %q is not declared in models", model)
+		v.errorf(path, "model %s is not declared in models", quote(model))
 	} else {
-		v.errorf(path, "model %q is not declared in models (declared: %s)", model, strings.Join(names, ", "))
+		v.errorf(path, "model %s is not declared in models (declared: %s)", quote(model), strings.Join(names, ", "))
 	}
 	return false
 }
@@ -160,9 +159,9 @@ func (v *validator) turn(s *Scenario) {
 		case f == "":
 			v.errorf(path, "empty model name")
 		case f == t.Model:
-			v.errorf(path, "%q is the turn's own model; a fallback is another model", f)
+			v.errorf(path, "%s is the turn's own model; a fallback is another model", quote(f))
 		case dup:
-			v.errorf(path, "%q is already fallback[%d]", f, prev)
+			v.errorf(path, "%s is already fallback[%d]", quote(f), prev)
 		default:
 			v.declared(s, path, f)
 		}
@@ -210,7 +209,7 @@ func (v *validator) rule(s *Scenario, path string, r Rule) {
 	switch w.Purpose {
 	case "", PurposeTurn, PurposeRepair:
 	default:
-		v.errorf(path+".when.purpose", "must be %q or %q, got %q", PurposeTurn, PurposeRepair, w.Purpose)
+		v.errorf(path+".when.purpose", "must be %q or %q, got %s", PurposeTurn, PurposeRepair, quote(w.Purpose))
 	}
 	if w.After < 0 {
 		v.errorf(path+".when.after", "must not be negative, got %s", w.After)
@@ -249,7 +248,7 @@ func (v *validator) respond(path string, r Respond) {
 		if t.Name == "" {
 			v.errorf(tp+".name", "required: the tool to call")
 		} else if !v.tools[t.Name] {
-			v.errorf(tp+".name", "%q is not a tool of the scenario's tools", t.Name)
+			v.errorf(tp+".name", "%s is not a tool of the scenario's tools", quote(t.Name))
 		}
 		if t.Input != "" && !jsonObject(t.Input) {
 			v.errorf(tp+".input", "must be a JSON object written as text, such as '{\"path\": \"a.txt\"}'")
@@ -270,9 +269,9 @@ func (v *validator) respond(path string, r Respond) {
 	for _, name := range slices.Sorted(maps.Keys(r.Headers)) {
 		hp := keyPath(path+".headers", name)
 		if !validHeaderName(name) {
-			v.errorf(hp, "%q is not a valid header name", name)
+			v.errorf(hp, "%s is not a valid header name", quote(name))
 		} else if prev, dup := seen[strings.ToLower(name)]; dup {
-			v.errorf(hp, "same header as %q (header names ignore case)", prev)
+			v.errorf(hp, "same header as %s (header names ignore case)", quote(prev))
 		}
 		seen[strings.ToLower(name)] = name
 		switch value := r.Headers[name]; {
@@ -319,9 +318,9 @@ func (v *validator) expect(path, strategy string, e Expect) {
 		case err != nil:
 			v.errorf(path+"."+f.name, "%v", err)
 		case f.duration && !b.IsDuration() && b.Value != 0:
-			v.errorf(path+"."+f.name, "%q needs a unit, such as \"%s %gs\"", f.value, b.Op, b.Value)
+			v.errorf(path+"."+f.name, "%s needs a unit, such as \"%s %gs\"", quote(f.value), b.Op, b.Value)
 		case !f.duration && b.IsDuration():
-			v.errorf(path+"."+f.name, "%q is a count, not a duration", f.value)
+			v.errorf(path+"."+f.name, "%s is a count, not a duration", quote(f.value))
 		}
 	}
 }
