@@ -42,8 +42,8 @@ type decoder struct {
 	// stopped is set by an error that makes the rest of the file
 	// meaningless (the alias cap): nothing more is read or checked.
 	stopped bool
-	pos       map[string]token.Position // field path → where it is written
-	bad       map[string]bool           // field paths that failed to decode
+	pos     map[string]token.Position // field path → where it is written
+	bad     map[string]bool           // field paths that failed to decode
 	// typo holds the paths of structs with a misspelt field and of the
 	// fields meant: a check that fails there is a consequence.
 	typo map[string]bool
