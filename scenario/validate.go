@@ -15,6 +15,21 @@ import (
 // mock's URLs (http://ADDR/<name>/), and "_faultbench" stays reserved.
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
+// The ceilings on a scenario's sizes: what the harness and the mock can
+// build. A turn is declared by size and synthesised as text of four bytes
+// a token, so these bound the memory a scenario can ask for.
+const (
+	// MaxTokens is the largest size in tokens: a model's context_window
+	// and max_output, the turn's max_tokens, system_tokens and
+	// answer_tokens, a message group's tokens, compaction.summary_tokens,
+	// and the turn's whole input (system_tokens plus every group): 10
+	// million, five times the largest context window sold today.
+	MaxTokens = 10_000_000
+	// MaxMessages is the most messages a turn may declare (the sum of its
+	// groups' counts): 100,000.
+	MaxMessages = 100_000
+)
+
 // The purposes a rule can match (SPEC §6).
 const (
 	PurposeTurn   = "turn"
@@ -68,6 +83,11 @@ func (v *validator) errorf(path, format string, args ...any) {
 	v.errs = append(v.errs, e)
 }
 
+// ceiling reports a size in tokens over MaxTokens.
+func (v *validator) ceiling(path string, got int) {
+	v.errorf(path, "must be <= %d (the ceiling on tokens), got %d", MaxTokens, got)
+}
+
 func (v *validator) scenario(s *Scenario) {
 	switch {
 	case s.Name == "":
@@ -96,6 +116,8 @@ func (v *validator) scenario(s *Scenario) {
 	}
 	if s.Compaction.SummaryTokens < 0 {
 		v.errorf("compaction.summary_tokens", "must be >= 0 (0 means %d), got %d", DefaultSummaryTokens, s.Compaction.SummaryTokens)
+	} else if s.Compaction.SummaryTokens > MaxTokens {
+		v.ceiling("compaction.summary_tokens", s.Compaction.SummaryTokens)
 	}
 	for i, r := range s.Script {
 		v.rule(s, fmt.Sprintf("script[%d]", i), r)
@@ -115,8 +137,11 @@ func (v *validator) models(models map[string]Model) {
 		if strings.TrimSpace(name) == "" {
 			v.errorf(path, "a model needs a name")
 		}
-		if m.ContextWindow <= 0 {
+		switch {
+		case m.ContextWindow <= 0:
 			v.errorf(path+".context_window", "must be > 0, got %d", m.ContextWindow)
+		case m.ContextWindow > MaxTokens:
+			v.errorf(path+".context_window", "must be <= %d (the ceiling on tokens), got %d", MaxTokens, m.ContextWindow)
 		}
 		switch {
 		case m.MaxOutput <= 0:
@@ -169,12 +194,21 @@ func (v *validator) turn(s *Scenario) {
 			seen[f] = i
 		}
 	}
-	if t.MaxTokens <= 0 {
+	switch {
+	case t.MaxTokens <= 0:
 		v.errorf("turn.max_tokens", "must be > 0, got %d", t.MaxTokens)
+	case t.MaxTokens > MaxTokens:
+		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
-	if t.SystemTokens < 0 {
+	switch {
+	case t.SystemTokens < 0:
 		v.errorf("turn.system_tokens", "must be >= 0, got %d", t.SystemTokens)
+	case t.SystemTokens > MaxTokens:
+		v.ceiling("turn.system_tokens", t.SystemTokens)
 	}
+	// Each size is checked against the ceilings before it is added, so
+	// the sums cannot overflow.
+	input, messages, sizesOK := max(t.SystemTokens, 0), 0, t.SystemTokens <= MaxTokens
 	if len(t.Messages) == 0 {
 		v.errorf("turn.messages", "required: at least one group, such as  - {count: 2, tokens: 1000}")
 	}
@@ -183,12 +217,32 @@ func (v *validator) turn(s *Scenario) {
 		switch {
 		case g.Count < 1:
 			v.errorf(path+".count", "must be >= 1, got %d", g.Count)
+		case g.Count > MaxMessages:
+			v.errorf(path+".count", "must be <= %d (the ceiling on a turn's messages), got %d", MaxMessages, g.Count)
+		case g.Tokens > MaxTokens:
+			v.ceiling(path+".tokens", g.Tokens)
 		case g.Tokens < g.Count:
 			v.errorf(path+".tokens", "must be >= count (%d): every message holds at least one token, got %d", g.Count, g.Tokens)
 		}
+		if g.Count > MaxMessages || g.Tokens > MaxTokens {
+			sizesOK = false
+		} else if sizesOK {
+			input += max(g.Tokens, 0)
+			messages += max(g.Count, 0)
+		}
 	}
-	if t.AnswerTokens <= 0 {
+	switch {
+	case !sizesOK:
+	case input > MaxTokens:
+		v.errorf("turn.messages", "the turn's input (system_tokens and every group) must be <= %d tokens (the ceiling), got %d", MaxTokens, input)
+	case messages > MaxMessages:
+		v.errorf("turn.messages", "the groups' counts must add up to <= %d messages (the ceiling), got %d", MaxMessages, messages)
+	}
+	switch {
+	case t.AnswerTokens <= 0:
 		v.errorf("turn.answer_tokens", "must be > 0, got %d", t.AnswerTokens)
+	case t.AnswerTokens > MaxTokens:
+		v.ceiling("turn.answer_tokens", t.AnswerTokens)
 	}
 }
 
