@@ -9,10 +9,14 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/faultbench/faultbench/internal/names"
 )
 
 // nameRE is what a scenario name may be: it is a path segment of the
 // mock's URLs (http://ADDR/<name>/), and "_faultbench" stays reserved.
+// Strategy names follow the same rule (internal/names), and both are at
+// most names.MaxBytes long.
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
 
 // The ceilings on a scenario's sizes: what the harness and the mock can
@@ -92,6 +96,8 @@ func (v *validator) scenario(s *Scenario) {
 	switch {
 	case s.Name == "":
 		v.errorf("name", "required: the scenario's name, as in its URL (lower case, digits, . _ -)")
+	case len(s.Name) > names.MaxBytes:
+		v.errorf("name", "a name of %d bytes is too long: at most %d", len(s.Name), names.MaxBytes)
 	case !nameRE.MatchString(s.Name):
 		v.errorf("name", "%s cannot be a URL path segment: use lower case letters, digits, '.', '_' and '-', starting with a letter or digit", quote(s.Name))
 	}
