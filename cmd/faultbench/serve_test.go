@@ -90,3 +90,10 @@ func TestServeRefusesABadAddressAsBadInput(t *testing.T) {
 		t.Fatalf("a missing folder: exit %d", code)
 	}
 }
+
+func TestServeRefusesNegativeLimits(t *testing.T) {
+	code, _, errOut := run(t, "serve", "--max-conns", "-1", "../../scenarios/auth-expired.yaml")
+	if code != exitBadInput || !strings.Contains(errOut, "must not be negative") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
