@@ -131,7 +131,7 @@ func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report,
 		}
 	}
 	if len(failed) > 0 {
-		return errors.New(strings.Join(failed, "; "))
+		return verdict{errors.New(strings.Join(failed, "; "))}
 	}
 	return nil
 }
