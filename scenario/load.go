@@ -229,13 +229,17 @@ func limit(errs []*Error) []*Error {
 func parseYAML(file string, data []byte) (ast.Node, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		e := &Error{File: file, Msg: err.Error(), Err: err}
+		e := &Error{File: file, Err: err}
+		// Not err.Error(): goccy's prints the file's lines around the
+		// error, in time quadratic in a line's length.
 		var ye yaml.Error
 		if errors.As(err, &ye) {
 			e.Msg = "YAML: " + clipTo(ye.GetMessage(), 4*maxQuoted)
 			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 				e.Line, e.Column = tk.Position.Line, tk.Position.Column
 			}
+		} else {
+			e.Msg = clipTo(err.Error(), 4*maxQuoted)
 		}
 		return nil, e
 	}

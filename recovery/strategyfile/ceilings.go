@@ -10,6 +10,10 @@ import (
 // clock, so what they bound is the work of a run, not its time: without
 // them attempts: 1e9 with backoff.base: 0 runs for days.
 const (
+	// MaxFileBytes is the largest strategy file: 64 KiB. The presets
+	// print in under 2 KB; the loader parses a file twice (for its lines
+	// and for its values), so it gets a smaller ceiling than scenarios.
+	MaxFileBytes = 64 << 10
 	// MaxAttempts bounds attempts, turn_attempts, fallback.after,
 	// escalation.max, compaction.max and every loop_guard threshold:
 	// 1,000.

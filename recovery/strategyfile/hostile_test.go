@@ -26,7 +26,8 @@ func TestRefusesWithFieldAndLine(t *testing.T) {
 		{"a long name", "name: " + strings.Repeat("a", 200) + "\n", "name: name of 200 bytes is too long"},
 		{"a preset's name", "name: classify\nattempts: 2\n", "x.yaml:1:7: name: \"classify\" is a preset's name, and this strategy differs from that preset"},
 		{"a preset's name by its file", "attempts: 2\n", "x.yaml: name: the file has no name field"},
-		{"deep nesting", "name: x\nretry: " + strings.Repeat("[", 100_000) + "\n", "x.yaml:2:"},
+		{"a large file", "name: x\n" + strings.Repeat("# padding\n", 7000), "x.yaml: file too large: 70008 bytes, over the ceiling of 65536 bytes"},
+		{"deep nesting", "name: x\nretry: " + strings.Repeat("[", 1000) + "\n", "x.yaml:2:"},
 		{"a long bad value", "name: x\nbackoff: {jitter: " + strings.Repeat("secret", 100) + "}\n", `unknown jitter "secretsecretsecretsecretsecretsecretsecr"… (600 bytes)`},
 	} {
 		file := "x.yaml"

@@ -25,12 +25,16 @@ import (
 // the name follows the rule of scenario names (lower case letters,
 // digits, '.', '_', '-', at most 64 bytes), and may be a preset's only
 // when the file is that preset unchanged (as `faultbench strategies NAME`
-// prints it). Before parsing, a file over the ceilings of
-// internal/yamlfile (1.5 MiB, 32 levels, 256 keys in a mapping) or that
-// is not UTF-8 text is refused with its line; a file holds one YAML
+// prints it). Before parsing, a file over MaxFileBytes or the ceilings of
+// internal/yamlfile (32 levels, 256 keys in a mapping) or that is not
+// UTF-8 text is refused with its line; a file holds one YAML
 // document; and every value is checked against the ceilings in
 // ceilings.go.
 func Parse(file string, data []byte) (recovery.Strategy, error) {
+	if len(data) > MaxFileBytes {
+		return recovery.Strategy{}, &Error{File: file, Msg: fmt.Sprintf(
+			"file too large: %d bytes, over the ceiling of %d bytes (64 KiB) for a strategy file", len(data), MaxFileBytes)}
+	}
 	if p := yamlfile.Check(data); p != nil {
 		return recovery.Strategy{}, &Error{File: file, Line: p.Line, Column: p.Column, Msg: p.Msg}
 	}
