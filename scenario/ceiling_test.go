@@ -35,19 +35,19 @@ var _ = Describe("The ceilings on a scenario's sizes", func() {
 		Entry("a billion messages", sized("1000", "10", "10", "0", "1000000000", "1000000000", "10", "10"),
 			"x.yaml:4:", "turn.messages[0].count: must be <= 100000"),
 		Entry("four billion tokens", sized("1000", "10", "10", "0", "1", "4000000000", "10", "10"),
-			"turn.messages[0].tokens: must be <= 10000000 (the ceiling on tokens), got 4000000000"),
+			"turn.messages[0].tokens: must be <= 5000000 (the ceiling on tokens), got 4000000000"),
 		Entry("a trillion answer tokens", sized("1000", "10", "10", "0", "1", "10", "1000000000000", "10"),
-			"turn.answer_tokens: must be <= 10000000"),
+			"turn.answer_tokens: must be <= 5000000"),
 		Entry("every size at MaxInt64", sized(maxInt, maxInt, maxInt, maxInt, maxInt, maxInt, maxInt, maxInt),
-			"context_window: must be <= 10000000", "turn.max_tokens: must be <=", "turn.system_tokens: must be <=",
+			"context_window: must be <= 5000000", "turn.max_tokens: must be <=", "turn.system_tokens: must be <=",
 			"count: must be <= 100000", "turn.answer_tokens: must be <=", "compaction.summary_tokens: must be <="),
-		Entry("groups that add up past the ceiling", []byte(strings.Replace(string(sized("1000", "10", "10", "0", "1", "6000000", "10", "10")),
-			"messages: [", "messages: [{count: 1, tokens: 6000000}, ", 1)),
-			"turn.messages: the turn's input (system_tokens and every group) must be <= 10000000 tokens (the ceiling), got 12000000"),
+		Entry("groups that add up past the ceiling", []byte(strings.Replace(string(sized("1000", "10", "10", "0", "1", "3000000", "10", "10")),
+			"messages: [", "messages: [{count: 1, tokens: 3000000}, ", 1)),
+			"turn.messages: the turn's input (system_tokens and every group) must be <= 5000000 tokens (the ceiling), got 6000000"),
 	)
 
 	It("accepts sizes at the ceilings", func() {
-		_, err := scenario.Parse("x.yaml", sized("10000000", "10000000", "10", "0", "100000", "10000000", "10000000", "10000000"))
+		_, err := scenario.Parse("x.yaml", sized("5000000", "5000000", "10", "0", "100000", "5000000", "5000000", "5000000"))
 		Expect(err).NotTo(HaveOccurred())
 	})
 })

@@ -272,10 +272,10 @@ var _ = Describe("Loading a scenario file", func() {
 
 	It("loads a large plain file: only alias expansions count against the cap", func() {
 		var b strings.Builder
-		b.WriteString("name: big\ndescription: d\nmodels: {m: {context_window: 10000000, max_output: 100}}\n")
+		b.WriteString("name: big\ndescription: d\nmodels: {m: {context_window: 5000000, max_output: 100}}\n")
 		b.WriteString("turn:\n  model: m\n  max_tokens: 100\n  answer_tokens: 10\n  messages:\n")
 		for b.Len() < 1_100_000 {
-			b.WriteString("    - {count: 2, tokens: 200}\n")
+			b.WriteString("    - {count: 2, tokens: 100}\n")
 		}
 		s, err := scenario.Parse("big.yaml", []byte(b.String()))
 		Expect(err).NotTo(HaveOccurred())

@@ -26,9 +26,11 @@ const (
 	// MaxTokens is the largest size in tokens: a model's context_window
 	// and max_output, the turn's max_tokens, system_tokens and
 	// answer_tokens, a message group's tokens, compaction.summary_tokens,
-	// and the turn's whole input (system_tokens plus every group): 10
-	// million, five times the largest context window sold today.
-	MaxTokens = 10_000_000
+	// and the turn's whole input (system_tokens plus every group): 5
+	// million, above the largest context window sold today (2 million).
+	// A turn of 5 million tokens is a 20 MB request, which fits within the
+	// 32 MB the mock (as the real API) accepts; 10 million did not.
+	MaxTokens = 5_000_000
 	// MaxMessages is the most messages a turn may declare (the sum of its
 	// groups' counts): 100,000.
 	MaxMessages = 100_000

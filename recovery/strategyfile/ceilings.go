@@ -27,8 +27,8 @@ const (
 	MaxFactor = 100
 	// MaxTokens bounds the sizes in tokens (escalation.ceiling,
 	// adjust.buffer and floor, compaction.summary_max_tokens) and
-	// compaction.keep_recent: 10 million, the ceiling of scenario sizes.
-	MaxTokens = 10_000_000
+	// compaction.keep_recent: 5 million, the ceiling of scenario sizes.
+	MaxTokens = 5_000_000
 )
 
 // checker collects the problems of range of a strategy file.
