@@ -76,18 +76,71 @@ func TestStressPromisedBodies(t *testing.T) {
 }
 
 // vmRSS is the process's resident set size, from /proc.
-func vmRSS(t *testing.T) int64 {
+func vmRSS(t *testing.T) int64 { return procStatus(t, "VmRSS:") }
+
+// procStatus reads a size in kB from /proc/self/status, in bytes.
+func procStatus(t *testing.T, key string) int64 {
 	data, err := os.ReadFile("/proc/self/status")
 	if err != nil {
 		t.Skip("no /proc here")
 	}
 	for _, line := range strings.Split(string(data), "\n") {
-		if rest, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+		if rest, ok := strings.CutPrefix(line, key); ok {
 			var kb int64
 			fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb)
 			return kb << 10
 		}
 	}
-	t.Skip("no VmRSS")
+	t.Skip("no " + key)
 	return 0
 }
+
+// TestStressLongSession is the journal's figure in docs/security.md:
+// 300,000 requests in one session, then the journal read whole, keep the
+// server's memory bounded. It runs only when asked:
+//
+//	FAULTBENCH_STRESS=1 go test -run StressLongSession -v ./mockllm/
+func TestStressLongSession(t *testing.T) {
+	if os.Getenv("FAULTBENCH_STRESS") == "" {
+		t.Skip("set FAULTBENCH_STRESS=1 to run")
+	}
+	const requests = 300_000
+	srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+	model := strings.Repeat("m", 4096) // clipped to 256 bytes in the journal
+	body := `{"model":"` + model + `","max_tokens":30,"messages":[{"role":"user","content":"hi"}]}`
+	for range requests {
+		r, _ := http.NewRequest("POST", "/"+scName+"/v1/messages", strings.NewReader(body))
+		srv.ServeHTTP(discard{}, r)
+	}
+	runtime.GC()
+	rss := vmRSS(t)
+	r, _ := http.NewRequest("GET", mockllm.JournalPath, nil)
+	w := &countingWriter{header: http.Header{}}
+	srv.ServeHTTP(w, r)
+	after := procStatus(t, "VmHWM:")
+	t.Logf("%d requests in one session: RSS %d MiB; journal of %d MB written, peak RSS %d MiB; dropped %s",
+		requests, rss>>20, w.n>>20, after>>20, w.header.Get(mockllm.DroppedHeader))
+	if rss > 300<<20 || after > 300<<20 {
+		t.Fatalf("RSS %d MiB, peak %d MiB (ceiling 300)", rss>>20, after>>20)
+	}
+}
+
+// discard is a ResponseWriter that keeps nothing.
+type discard struct{}
+
+func (discard) Header() http.Header         { return http.Header{} }
+func (discard) Write(p []byte) (int, error) { return len(p), nil }
+func (discard) WriteHeader(int)             {}
+
+// countingWriter counts what is written.
+type countingWriter struct {
+	header http.Header
+	n      int
+}
+
+func (c *countingWriter) Header() http.Header { return c.header }
+func (c *countingWriter) Write(p []byte) (int, error) {
+	c.n += len(p)
+	return len(p), nil
+}
+func (c *countingWriter) WriteHeader(int) {}
