@@ -31,10 +31,21 @@ func worstCases() map[string]string {
 	return map[string]string{
 		"deep":      fill("a:\n", "- "+deep+"\n"),
 		"keys":      fill("", "- \n"+keys.String()),
-		"flowkeys":  fill("a: {", "k"+strings.Repeat("x", 8)+": 1, ") + "}",
+		"flowkeys":  flowKeys(),
 		"groups":    fill("turn:\n  messages:\n", "    - {count: 2, tokens: 1000}\n"),
 		"longlines": fill("", "a: "+strings.Repeat("x", 1<<16)+"\n"),
 	}
+}
+
+// flowKeys is one flow mapping of distinct keys, just under MaxBytes.
+func flowKeys() string {
+	var b strings.Builder
+	b.WriteString("a: {")
+	for i := 0; b.Len() < yamlfile.MaxBytes-16; i++ {
+		fmt.Fprintf(&b, "k%07d: 1, ", i)
+	}
+	b.WriteString("}")
+	return b.String()
 }
 
 // BenchmarkParseAtCeilings is what the YAML parser costs for the worst
