@@ -49,3 +49,16 @@ func TestHostileFilesAreBadInput(t *testing.T) {
 		}
 	}
 }
+
+func TestReportsAreReadOnlyFromRegularFiles(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "part.json")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no FIFOs here")
+	}
+	for _, args := range [][]string{{"merge", fifo}, {"merge", "/dev/zero"}, {"run", "--baseline", fifo, "../../scenarios/truncated-answer.yaml"}} {
+		code, _, errOut := run(t, args...)
+		if code != exitBadInput || !strings.Contains(errOut, "not a regular file") {
+			t.Errorf("%s: exit %d: %s", strings.Join(args, " "), code, errOut)
+		}
+	}
+}

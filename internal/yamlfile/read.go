@@ -19,18 +19,11 @@ var ErrNotRegular = errors.New("not a regular file")
 // ErrTooLarge. The file is opened without blocking, so a FIFO with no
 // writer does not hang.
 func ReadFile(path string) ([]byte, error) {
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	f, info, err := OpenRegular(path)
 	if err != nil {
 		return nil, err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !info.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w (%s): only YAML files are read", ErrNotRegular, modeName(info.Mode()))
-	}
 	if info.Size() > MaxBytes {
 		return nil, tooLarge(info.Size())
 	}
@@ -44,6 +37,27 @@ func ReadFile(path string) ([]byte, error) {
 		return nil, tooLarge(-1)
 	}
 	return data, nil
+}
+
+// OpenRegular opens the regular file at path (following symbolic links)
+// for reading, without blocking on a FIFO, and refuses anything else with
+// ErrNotRegular, naming what it is. The command line opens its JSON
+// reports (merge, --baseline) with it too.
+func OpenRegular(path string) (*os.File, fs.FileInfo, error) {
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, nil, err
+	}
+	info, err := f.Stat()
+	if err != nil {
+		_ = f.Close()
+		return nil, nil, err
+	}
+	if !info.Mode().IsRegular() {
+		_ = f.Close()
+		return nil, nil, fmt.Errorf("%w (%s): only regular files are read", ErrNotRegular, modeName(info.Mode()))
+	}
+	return f, info, nil
 }
 
 // modeName says what kind of file a mode is, in words.
