@@ -90,6 +90,19 @@ func join(errs []*Error) error {
 	if len(errs) == 0 {
 		return nil
 	}
+	sortErrors(errs)
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	all := make([]error, len(errs))
+	for i, e := range errs {
+		all[i] = e
+	}
+	return errors.Join(all...)
+}
+
+// sortErrors sorts errs by file and position, errors without a line first.
+func sortErrors(errs []*Error) {
 	slices.SortStableFunc(errs, func(a, b *Error) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
@@ -99,14 +112,6 @@ func join(errs []*Error) error {
 		}
 		return a.Column - b.Column
 	})
-	if len(errs) == 1 {
-		return errs[0]
-	}
-	all := make([]error, len(errs))
-	for i, e := range errs {
-		all[i] = e
-	}
-	return errors.Join(all...)
 }
 
 // maxQuoted is the most bytes of a value that an error message repeats:

@@ -218,7 +218,7 @@ func limit(errs []*Error) []*Error {
 	if len(errs) <= maxErrors {
 		return errs
 	}
-	_ = join(errs) // sorts errs by position
+	sortErrors(errs)
 	next := errs[maxErrors]
 	more := &Error{File: next.File, Line: next.Line, Column: next.Column,
 		Msg: fmt.Sprintf("%d more problems not shown, from here on", len(errs)-maxErrors)}
