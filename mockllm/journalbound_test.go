@@ -94,3 +94,13 @@ func TestWriteEntriesMatchesTheEncoder(t *testing.T) {
 		}
 	}
 }
+
+// An error answer quotes at most a short prefix of what the client sent.
+func TestErrorsClipWhatTheClientSent(t *testing.T) {
+	long := strings.Repeat("x", 1<<20)
+	for _, e := range []*apiError{unknownModel(anthropicWire, long), unknownModel(openaiWire, long)} {
+		if len(e.msg) > 2*maxEntryString {
+			t.Errorf("a %d-byte message", len(e.msg))
+		}
+	}
+}

@@ -9,6 +9,7 @@ import (
 
 // unknownModel is the real API's answer to a model it does not serve.
 func unknownModel(wr wire, name string) *apiError {
+	name = clipEntry(name) // a 30 MB model name is not sent back whole
 	if wr == openaiWire {
 		return &apiError{
 			status: http.StatusNotFound, typ: "invalid_request_error", code: "model_not_found", kind: kindNotFound,

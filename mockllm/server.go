@@ -211,7 +211,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if sc == nil {
 		msg := "Not found"
 		if ok {
-			msg = fmt.Sprintf("Not found: no scenario %q", name)
+			msg = fmt.Sprintf("Not found: no scenario %q", clipEntry(name))
 		}
 		reject(w, r, notFound(msg, wr), wr, requestID(r.URL.Path, sessName, 0))
 		return
@@ -227,7 +227,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Allow"] = []string{http.MethodPost}
 		in.rejected = methodNotAllowed(r.Method)
 	case purposeIndex(in.purpose) < 0:
-		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, in.purpose, purposeTurn, purposeRepair))
+		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
 	default:
 		in.req.keepLast = sc.contains
 		in.rejected = decodeBody(w, r, &in.req, wr)
