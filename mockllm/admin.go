@@ -1,8 +1,11 @@
 package mockllm
 
 import (
+	"bufio"
 	"encoding/json"
+	"io"
 	"net/http"
+	"strconv"
 )
 
 // adminPrefix is where the mock answers about itself rather than as a
@@ -13,11 +16,18 @@ const adminPrefix = "/_faultbench/"
 // The admin paths.
 const (
 	// JournalPath serves the journal as JSON: GET, optionally filtered
-	// with ?scenario=NAME and ?session=NAME.
+	// with ?scenario=NAME and ?session=NAME. Its DroppedHeader counts the
+	// entries the sessions shown dropped to stay within the journal's
+	// bounds.
 	JournalPath = adminPrefix + "journal"
 	// ResetPath forgets every session and the journal: POST.
 	ResetPath = adminPrefix + "reset"
 )
+
+// DroppedHeader, on the journal's answer, is how many entries the
+// sessions shown have dropped, oldest first: a session keeps at most
+// 100,000 entries, and a server 500,000 across its sessions.
+const DroppedHeader = "X-Faultbench-Journal-Dropped"
 
 // admin serves the journal and the reset.
 func (s *Server) admin(w http.ResponseWriter, r *http.Request) {
@@ -47,22 +57,56 @@ func (s *Server) admin(w http.ResponseWriter, r *http.Request) {
 	reject(w, r, e, anthropicWire, requestID(r.URL.Path, "", 0))
 }
 
-// serveJournal writes the journal, in the order requests were taken.
+// serveJournal writes the journal, in the order requests were taken,
+// one entry at a time: the answer is never built whole in memory. The
+// DroppedHeader says how many entries the sessions shown have dropped to
+// stay within the journal's bounds.
 func (s *Server) serveJournal(w http.ResponseWriter, r *http.Request) {
 	q := r.URL.Query()
-	scenario, session := q.Get("scenario"), q.Get("session")
-	all := s.Journal()
-	out := all[:0]
-	for _, e := range all {
-		if (scenario == "" || e.Scenario == scenario) && (session == "" || e.Session == session) {
-			out = append(out, e)
+	scName, sessName := q.Get("scenario"), q.Get("session")
+	s.mu.RLock()
+	var picked []*session
+	for k, sess := range s.sessions {
+		if (scName == "" || k.scenario == scName) && (sessName == "" || k.session == sessName) {
+			picked = append(picked, sess)
 		}
 	}
-	if out == nil {
-		out = []Entry{}
+	s.mu.RUnlock()
+	var recs []record
+	dropped := 0
+	for _, sess := range picked {
+		recs = sess.appendRecords(recs)
+		dropped += sess.droppedEntries()
 	}
+	sortRecords(recs)
 	w.Header()["Content-Type"] = jsonContentType
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	_ = enc.Encode(out)
+	w.Header()[DroppedHeader] = []string{strconv.Itoa(dropped)}
+	_ = writeEntries(w, recs)
+}
+
+// writeEntries writes records as an indented JSON array of entries, the
+// bytes json.Encoder with SetIndent("", "  ") writes for the whole slice,
+// encoding one entry at a time.
+func writeEntries(w io.Writer, recs []record) error {
+	if len(recs) == 0 {
+		_, err := io.WriteString(w, "[]\n")
+		return err
+	}
+	bw := bufio.NewWriterSize(w, 32<<10)
+	_, _ = bw.WriteString("[\n")
+	for i := range recs {
+		b, err := json.MarshalIndent(&recs[i].Entry, "  ", "  ")
+		if err != nil {
+			return err
+		}
+		if i > 0 {
+			_, _ = bw.WriteString(",\n")
+		}
+		_, _ = bw.WriteString("  ")
+		if _, err := bw.Write(b); err != nil {
+			return err // the client has gone
+		}
+	}
+	_, _ = bw.WriteString("\n]\n")
+	return bw.Flush()
 }

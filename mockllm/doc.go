@@ -121,6 +121,13 @@
 // of any status or in a stream), connection (reset, garbage, a cut),
 // malformed and empty. Summarize sums a journal up per session.
 //
+// The journal is bounded (journal.go): an entry keeps at most 256 bytes of
+// the client's model and purpose, a session its newest 100,000 entries,
+// a server 500,000 across its sessions; what is dropped is counted
+// (Server.Dropped, DroppedHeader), and the journal is written out an entry
+// at a time. An Endpoint started with Limits also bounds slow, idle and
+// too many clients, in real time (docs/security.md).
+//
 // # Determinism
 //
 // The mock never reads the wall clock or a global random source: time

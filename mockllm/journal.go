@@ -5,7 +5,9 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"time"
+	"unicode/utf8"
 )
 
 // Entry is one request as the mock saw and answered it. The journal is a
@@ -140,17 +142,66 @@ func retryCount(h http.Header) *int {
 	return &n
 }
 
+// The journal's bounds: serve mode keeps a session for as long as it runs,
+// and any client on the machine can add to it.
+const (
+	// maxSessionEntries is the most entries one session keeps: 100,000.
+	// Past it the session drops its oldest entry for each new one, and
+	// counts what it dropped.
+	maxSessionEntries = 100_000
+	// maxJournalEntries is the most entries all of a server's sessions
+	// keep together: 500,000 (about 150 MB). Past it, the session that
+	// records drops its own oldest entry (or, holding none, the new one).
+	maxJournalEntries = 500_000
+	// maxEntryString is the most bytes of a client's string an entry
+	// keeps (the model, the purpose header): 256. A longer one keeps its
+	// first bytes and "…".
+	maxEntryString = 256
+)
+
+// entryBudget counts the entries a server's sessions keep together.
+type entryBudget struct {
+	max  int64
+	live atomic.Int64
+}
+
 // journal is a session's records, kept in chunks so that a long session
-// (serve mode keeps one per client for as long as it runs) grows without
-// copying what it has recorded.
+// grows without copying what it has recorded, and drops its oldest records
+// a chunk at a time once it is full.
 type journal struct {
-	chunks [][]record
-	n      int
+	chunks  [][]record
+	head    int // records dropped from the front of chunks[0]
+	n       int // records kept
+	dropped int // records dropped, oldest first
+	// limit is the most records kept; 0 means maxSessionEntries.
+	limit int
+	// budget is the server's count of kept records; nil counts nothing.
+	budget   *entryBudget
+	released bool // the session is closed: its records left the budget
 }
 
 const chunkSize = 256
 
 func (j *journal) add(r record) {
+	r.Model, r.Purpose = clipEntry(r.Model), clipEntry(r.Purpose)
+	limit := j.limit
+	if limit <= 0 {
+		limit = maxSessionEntries
+	}
+	full := j.n >= limit
+	if !full && j.budget != nil && !j.released {
+		if j.budget.live.Add(1) > j.budget.max {
+			j.budget.live.Add(-1)
+			full = true
+		}
+	}
+	if full { // the new record takes the place of the oldest
+		if j.n == 0 {
+			j.dropped++
+			return
+		}
+		j.dropOldest()
+	}
 	if k := len(j.chunks); k == 0 || len(j.chunks[k-1]) == chunkSize {
 		j.chunks = append(j.chunks, make([]record, 0, chunkSize))
 	}
@@ -159,10 +210,45 @@ func (j *journal) add(r record) {
 	j.n++
 }
 
+func (j *journal) dropOldest() {
+	j.chunks[0][j.head] = record{} // let its strings go
+	j.head++
+	j.n--
+	j.dropped++
+	if j.head == len(j.chunks[0]) {
+		j.chunks[0] = nil
+		j.chunks, j.head = j.chunks[1:], 0
+	}
+}
+
+// release takes the records out of the server's count, once: the session
+// is closed.
+func (j *journal) release() {
+	if j.budget != nil && !j.released {
+		j.budget.live.Add(-int64(j.n))
+	}
+	j.released = true
+}
+
+// clipEntry keeps at most maxEntryString bytes of a client's string.
+func clipEntry(s string) string {
+	if len(s) <= maxEntryString {
+		return s
+	}
+	cut := maxEntryString
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
 // appendTo appends the records to dst, in order.
 func (j *journal) appendTo(dst []record) []record {
 	dst = slices.Grow(dst, j.n)
-	for _, c := range j.chunks {
+	for i, c := range j.chunks {
+		if i == 0 {
+			c = c[j.head:]
+		}
 		dst = append(dst, c...)
 	}
 	return dst
@@ -174,6 +260,20 @@ func (j *journal) entries() []Entry {
 		return nil
 	}
 	return entriesOf(j.appendTo(nil))
+}
+
+// sortRecords puts the records of many sessions back in the order they
+// were recorded.
+func sortRecords(recs []record) {
+	slices.SortFunc(recs, func(a, b record) int {
+		switch {
+		case a.seq < b.seq:
+			return -1
+		case a.seq > b.seq:
+			return 1
+		}
+		return 0
+	})
 }
 
 // entriesOf copies records out as entries, each with its own pointers.
@@ -191,15 +291,7 @@ func entriesOf(recs []record) []Entry {
 // mergeJournal puts the records of many sessions back in the order they
 // were recorded.
 func mergeJournal(recs []record) []Entry {
-	slices.SortFunc(recs, func(a, b record) int {
-		switch {
-		case a.seq < b.seq:
-			return -1
-		case a.seq > b.seq:
-			return 1
-		}
-		return 0
-	})
+	sortRecords(recs)
 	return entriesOf(recs)
 }
 
@@ -238,4 +330,18 @@ func retryAfterOf(headers map[string]string, now time.Time) (d time.Duration, ok
 		return max(0, t.Sub(now)), true
 	}
 	return 0, false
+}
+
+// release takes a closed session's records out of the server's count.
+func (s *session) release() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.records.release()
+}
+
+// droppedEntries is how many entries the session has dropped.
+func (s *session) droppedEntries() int {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.records.dropped
 }

@@ -13,6 +13,7 @@ import (
 // invalid_request_error with code model_not_found), its message followed by
 // the models the scenario serves, so that a user learns what to send.
 func unknownModel(wr wire, name string, served []string) *apiError {
+	name = clipEntry(name) // a 30 MB model name is not sent back whole
 	list := " The scenario serves: " + strings.Join(served, ", ") + " (or alias a name: faultbench serve --model-alias)."
 	if wr == openaiWire {
 		return &apiError{

@@ -24,9 +24,15 @@ type Endpoint struct {
 }
 
 // Start serves h on addr ("127.0.0.1:0" for a free loopback port) in a
-// goroutine, until Close. The listener is bound before Start returns, so
-// the endpoint takes requests at once.
+// goroutine, until Close, with no Limits. The listener is bound before
+// Start returns, so the endpoint takes requests at once.
 func Start(h http.Handler, addr string) (*Endpoint, error) {
+	return StartLimited(h, addr, Limits{})
+}
+
+// StartLimited is Start with limits on slow, idle and too many clients:
+// `faultbench serve` passes DefaultLimits, the harness none.
+func StartLimited(h http.Handler, addr string, lim Limits) (*Endpoint, error) {
 	ln, err := net.Listen("tcp", addr)
 	if err != nil {
 		return nil, fmt.Errorf("mockllm: listen on %s: %w", addr, err)
@@ -35,9 +41,10 @@ func Start(h http.Handler, addr string) (*Endpoint, error) {
 	srv := &http.Server{
 		Handler:     h,
 		BaseContext: func(net.Listener) context.Context { return ctx },
-		// No read or write timeouts: the mock serves loopback clients, and
-		// a scripted slow answer must not be cut by the server itself.
+		// No write timeout (see Limits): a scripted slow answer must not
+		// be cut by the server itself.
 	}
+	ln = lim.apply(srv, ln)
 	// Once Close has stopped the listener, the request contexts end, so a
 	// handler that waits on one (a scripted hang) returns and Close is not
 	// held up by it; handlers that are answering finish their answer.

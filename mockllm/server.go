@@ -47,6 +47,7 @@ type Server struct {
 	clock     Clock
 	scenarios map[string]*served // read-only after New
 	seq       atomic.Uint64      // orders journal entries across sessions
+	entries   entryBudget        // the journal entries all sessions keep
 
 	mu       sync.RWMutex // guards the map only; each session locks its own state
 	sessions map[sessionKey]*session
@@ -73,6 +74,7 @@ func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 		scenarios: make(map[string]*served, len(scenarios)),
 		sessions:  make(map[sessionKey]*session),
 	}
+	s.entries.max = maxJournalEntries
 	for _, sc := range scenarios {
 		if sc != nil {
 			s.scenarios[sc.Name] = newServed(sc)
@@ -98,7 +100,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 	if clock == nil {
 		clock = s.clock
 	}
-	sess := newSession(sc, session, clock, &s.seq)
+	sess := newSession(sc, session, clock, &s.seq, &s.entries)
 	sess.start, sess.started = clock.Now(), true
 	key := sessionKey{name, session}
 	s.mu.Lock()
@@ -143,16 +145,38 @@ func (s *Server) Journal() []Entry {
 // harness calls it after a run so memory stays flat). A later request to
 // that session starts a new one.
 func (s *Server) CloseSession(name, session string) {
+	key := sessionKey{name, session}
 	s.mu.Lock()
-	delete(s.sessions, sessionKey{name, session})
+	sess := s.sessions[key]
+	delete(s.sessions, key)
 	s.mu.Unlock()
+	if sess != nil {
+		sess.release()
+	}
 }
 
 // Reset forgets every session and so the whole journal.
 func (s *Server) Reset() {
 	s.mu.Lock()
+	old := s.sessions
 	s.sessions = make(map[sessionKey]*session)
 	s.mu.Unlock()
+	for _, sess := range old {
+		sess.release()
+	}
+}
+
+// Dropped is how many journal entries one session has dropped, oldest
+// first, to stay within the journal's bounds (see doc.go); 0 for a session
+// the server does not have.
+func (s *Server) Dropped(name, session string) int {
+	s.mu.RLock()
+	sess := s.sessions[sessionKey{name, session}]
+	s.mu.RUnlock()
+	if sess == nil {
+		return 0
+	}
+	return sess.droppedEntries()
 }
 
 // session returns the session of a request, making it on first use with
@@ -171,7 +195,7 @@ func (s *Server) session(sc *served, name, session string) *session {
 		if len(s.sessions) >= maxSessions {
 			return nil
 		}
-		sess = newSession(sc, session, s.clock, &s.seq)
+		sess = newSession(sc, session, s.clock, &s.seq, &s.entries)
 		s.sessions[key] = sess
 	}
 	return sess
@@ -196,7 +220,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if sc == nil {
 		msg := "Not found"
 		if ok {
-			msg = fmt.Sprintf("Not found: no scenario %q", name)
+			msg = fmt.Sprintf("Not found: no scenario %q", clipEntry(name))
 		}
 		reject(w, r, notFound(msg, wr), wr, requestID(r.URL.Path, sessName, 0))
 		return
@@ -212,7 +236,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		w.Header()["Allow"] = []string{http.MethodPost}
 		in.rejected = methodNotAllowed(r.Method)
 	case purposeIndex(in.purpose) < 0:
-		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, in.purpose, purposeTurn, purposeRepair))
+		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
 	default:
 		in.req.keepLast = sc.contains
 		in.rejected = decodeBody(w, r, &in.req, wr)

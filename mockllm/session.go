@@ -81,8 +81,9 @@ type session struct {
 	records  journal
 }
 
-func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64) *session {
-	return &session{scenario: sc, name: name, clock: clock, seq: seq, uses: make([]int, len(sc.sc.Script))}
+func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64, budget *entryBudget) *session {
+	return &session{scenario: sc, name: name, clock: clock, seq: seq, uses: make([]int, len(sc.sc.Script)),
+		records: journal{budget: budget}}
 }
 
 // incoming is a request as the server hands it to its session: decoded, or

@@ -18,7 +18,7 @@ var RetryAfters = []int{1, 5, 120}
 const rateLimitReset = 15 * time.Second
 
 // Faults are the answers a generated rule may give: every error kind of
-// SPEC §4 a status can carry, with and without server directives
+// docs/classification.md a status can carry, with and without server directives
 // (x-should-retry: true on permanent errors too; false only on the 503),
 // an overflow that gives no numbers, and transport and stream faults.
 var Faults = []scenario.Respond{

@@ -6,10 +6,10 @@ import (
 	"github.com/faultbench/faultbench/recovery/loopguard"
 )
 
-// The built-in strategies (SPEC §5). Each preset sets every field it relies
-// on, and its doc comment says where each behaviour comes from: SPEC §4 and
-// §5 for blind and classify, the write-ups in the repository's
-// shared/reference/ folder (cited by file and section) for the documented
+// The built-in strategies (docs/strategies.md). Each preset sets every field it relies
+// on, and its doc comment says where each behaviour comes from:
+// docs/classification.md for blind and classify, the public write-ups
+// (cited by title and section, as docs/strategies.md lists them) for the documented
 // policies, and the official SDKs' retry code for sdk-anthropic and sdk-openai. Where a
 // source is silent the comment says which default was taken.
 //
@@ -17,7 +17,7 @@ import (
 // loops: the references of the other policies describe no loop guard, so
 // they run an agent turn to DefaultStepCap, the harness's own bound.
 
-// Blind is the naive loop (SPEC §5): every failure alike, the same request
+// Blind is the naive loop (docs/strategies.md): every failure alike, the same request
 // resent, base·2^i after each failed attempt including the last, 1 s base,
 // 5 attempts, no jitter, no cap, any HTTP 200 taken as done.
 func Blind() Strategy {
@@ -30,8 +30,8 @@ func Blind() Strategy {
 	}
 }
 
-// Classifying is classify-then-retry (SPEC §4, §5), deterministic: 1 s base
-// doubling, no jitter, 5 attempts per step, the transient kinds of SPEC §4
+// Classifying is classify-then-retry (docs/classification.md), deterministic: 1 s base
+// doubling, no jitter, 5 attempts per step, the transient kinds of docs/classification.md
 // retried, x-should-retry obeyed, retry-after (then the rate-limit reset
 // headers) honoured up to 60 s and the cap waited above it, fallback after
 // 3 consecutive overloads with no wait before the switch and at once on
@@ -39,14 +39,14 @@ func Blind() Strategy {
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
 // messages, at most 3 compactions. Agent turns go through the loop guard
-// with the thresholds of shared/reference/agent-layered-fault-tolerance.zh.txt
+// with the thresholds of the layered agent fault-tolerance demo (layers 2 and 3)
 // (a window of 20; same call: warn at 3; same call and result: warn at 2;
 // the break thresholds, which the demo leaves unclear, are loopguard's
 // defaults, 5, 5 and 3) and stop at the demo's MAX_STEPS of 15.
 func Classifying() Strategy {
 	return Strategy{
 		Name:                "classify",
-		Description:         "classify-then-retry as SPEC §4 describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
+		Description:         "classify-then-retry as docs/classification.md describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
 		Classify:            true,
 		Attempts:            5,
 		Backoff:             Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
@@ -88,7 +88,7 @@ func ClassifyPreflight() Strategy {
 }
 
 // ClaudeCode reproduces Claude Code's withRetry as
-// shared/reference/claude-code-fault-tolerance.zh.txt describes it:
+// Claude Code's fault-tolerance chapter (13, 容错与恢复算法) describes it:
 //
 //   - §13.2.1, the shouldRetry decision tree: connection errors, 408, 409,
 //     429 (for API-key users, so a quota 429 too), 5xx and overloaded_error
@@ -155,7 +155,7 @@ func ClaudeCode() Strategy {
 }
 
 // KimiCode reproduces Kimi Code's turn convergence as
-// shared/reference/kimi-code-turn-convergence.zh.md describes it:
+// Kimi Code's "turn convergence" write-up (回合收敛与异常吸收) describes it:
 //
 //   - "step 内重试": 10 attempts per step (max_attempts_per_step), 500 ms
 //     doubling to a 32 s cap plus up to 25 % jitter, Retry-After obeyed
@@ -176,7 +176,7 @@ func ClaudeCode() Strategy {
 //
 // The write-up describes no max_tokens adjustment, escalation, model
 // fallback or x-should-retry; those are off. How many recent messages a
-// compaction keeps is not given: SPEC's 6.
+// compaction keeps is not given: docs/strategies.md's 6.
 func KimiCode() Strategy {
 	return Strategy{
 		Name:               "kimi-code",
@@ -200,7 +200,7 @@ func KimiCode() Strategy {
 }
 
 // S11 reproduces the Kotlin s11 ErrorRecoveryManager as
-// shared/reference/s11-error-recovery-kotlin.zh.txt describes it:
+// "Index 11: Error Recovery" (the Kotlin s11 agent) describes it:
 //
 //   - ErrorClassifier: network, rate_limit, api, overloaded and timeout
 //     errors are transient; authentication, invalid_request, not_found and

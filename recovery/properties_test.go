@@ -23,7 +23,7 @@ import (
 // event. harness/properties_test.go checks the same engine end to end,
 // over the mock.
 
-// genAnswer draws one reply of a script: any failure SPEC §4 knows, with
+// genAnswer draws one reply of a script: any failure docs/classification.md knows, with
 // the directives a server may attach (x-should-retry on every error status,
 // permanent ones included).
 func genAnswer(t *rapid.T, label string) answer {

@@ -41,19 +41,19 @@ func ParseBudget(s string) (Budget, error) {
 	}
 	b := Budget{Op: op, Raw: raw}
 	if rest == "" {
-		return Budget{}, fmt.Errorf("budget %q has no value after %s", raw, op)
+		return Budget{}, fmt.Errorf("budget %s has no value after %s", quote(raw), op)
 	}
 	if plainNumber.MatchString(rest) {
 		f, err := strconv.ParseFloat(rest, 64)
 		if err != nil { // out of range: more digits than a float64 holds
-			return Budget{}, fmt.Errorf("budget %q: %v", raw, err)
+			return Budget{}, fmt.Errorf("budget %s: %v", quote(raw), err)
 		}
 		b.Value = f
 		return b, nil
 	}
 	d, err := time.ParseDuration(rest)
 	if err != nil || strings.HasPrefix(rest, "+") || strings.HasPrefix(rest, "-") {
-		return Budget{}, fmt.Errorf("budget %q: want a comparison (<=, <, >=, >, ==, !=) and a number or a duration, such as \"<= 4\", \"< 3s\" or \"== 0\"", raw)
+		return Budget{}, fmt.Errorf("budget %s: want a comparison (<=, <, >=, >, ==, !=) and a number or a duration, such as \"<= 4\", \"< 3s\" or \"== 0\"", quote(raw))
 	}
 	b.Value = float64(d) / float64(time.Millisecond)
 	return b, nil
@@ -112,7 +112,7 @@ func ParseOutcome(s string) (OutcomeMatch, error) {
 			return m, nil
 		}
 	}
-	return OutcomeMatch{}, fmt.Errorf("outcome %q: want one of %s, optionally after == or !=", raw, strings.Join(outcomes, ", "))
+	return OutcomeMatch{}, fmt.Errorf("outcome %s: want one of %s, optionally after == or !=", quote(raw), strings.Join(outcomes, ", "))
 }
 
 // Holds reports whether outcome satisfies the match.

@@ -24,8 +24,10 @@ import (
 // is stricter where the library is lenient: an integer field refuses 4.5
 // and "4", a bool field refuses "yes".
 
-// maxNodes bounds the nodes one file may expand to, so that aliases of
-// aliases ("billion laughs") cannot make a small file cost minutes.
+// maxNodes bounds the values that aliases may expand to in one file, so
+// that aliases of aliases ("billion laughs") cannot make a small file cost
+// minutes. Values written out count nothing: the file's size ceiling
+// (internal/yamlfile) bounds them.
 const maxNodes = 100_000
 
 var durationType = reflect.TypeFor[Duration]()
@@ -36,9 +38,12 @@ type decoder struct {
 	// expanding holds the aliases being expanded, to refuse an anchor
 	// that contains itself.
 	expanding map[string]bool
-	nodes     int
-	pos       map[string]token.Position // field path → where it is written
-	bad       map[string]bool           // field paths that failed to decode
+	nodes     int // values read through an alias
+	// stopped is set by an error that makes the rest of the file
+	// meaningless (the alias cap): nothing more is read or checked.
+	stopped bool
+	pos     map[string]token.Position // field path → where it is written
+	bad     map[string]bool           // field paths that failed to decode
 	// typo holds the paths of structs with a misspelt field and of the
 	// fields meant: a check that fails there is a consequence.
 	typo map[string]bool
@@ -58,7 +63,7 @@ func newDecoder(file string) *decoder {
 
 // errorAt records a problem at tk's position (none when tk is nil).
 func (d *decoder) errorAt(tk *token.Token, path, format string, args ...any) {
-	e := &Error{File: d.file, Field: path, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: d.file, Field: clipField(path), Msg: fmt.Sprintf(format, args...)}
 	if tk != nil && tk.Position != nil {
 		e.Line, e.Column = tk.Position.Line, tk.Position.Column
 	}
@@ -79,14 +84,23 @@ func (d *decoder) typeError(n ast.Node, path, format string, args ...any) {
 	d.errorAt(n.GetToken(), path, format, args...)
 }
 
-// spend counts one more node read, and says false (once with an error)
-// when the file has expanded past maxNodes.
+// spend counts one more node read through an alias, and says false
+// (once with an error, which stops the decoder) when aliases have expanded
+// past maxNodes.
 func (d *decoder) spend(n ast.Node, path string) bool {
-	d.nodes++
-	if d.nodes == maxNodes+1 {
-		d.errorAt(n.GetToken(), path, "file expands to more than %d values (aliases of aliases?)", maxNodes)
+	if d.stopped {
+		return false
 	}
-	return d.nodes <= maxNodes
+	if len(d.expanding) == 0 {
+		return true
+	}
+	d.nodes++
+	if d.nodes > maxNodes {
+		d.errorAt(n.GetToken(), path, "aliases expand to more than %d values (aliases of aliases?)", maxNodes)
+		d.stopped = true
+		return false
+	}
+	return true
 }
 
 // collectAnchors notes every anchor in the document, so an alias finds its
@@ -175,7 +189,7 @@ func (d *decoder) decodeStruct(n ast.Node, v reflect.Value, path string) {
 		i, ok := fields[e.key]
 		if !ok {
 			hint, meant := suggest(e.key, v.Type())
-			d.errorAt(e.keyTk, sub, "unknown field %q%s", e.key, hint)
+			d.errorAt(e.keyTk, sub, "unknown field %s%s", quote(e.key), hint)
 			if meant != "" {
 				// A misspelt field: do not also complain that the
 				// field it meant is missing.
@@ -259,19 +273,19 @@ func (d *decoder) decodeInt(n ast.Node, v reflect.Value, path string) {
 				return
 			}
 		}
-		d.typeError(n, path, "number %s is too large", tokenText(x))
+		d.typeError(n, path, "number %s is too large", clip(tokenText(x)))
 	case *ast.FloatNode:
 		if x.Value == math.Trunc(x.Value) && math.Abs(x.Value) < 1<<53 {
 			v.SetInt(int64(x.Value))
 			return
 		}
-		d.typeError(n, path, "want a whole number, got %s", tokenText(x))
+		d.typeError(n, path, "want a whole number, got %s", clip(tokenText(x)))
 	case *ast.StringNode:
 		if numeric.MatchString(x.Value) && !quoted(x) {
-			d.typeError(n, path, "number %s is too large", x.Value)
+			d.typeError(n, path, "number %s is too large", clip(x.Value))
 			return
 		}
-		d.typeError(n, path, "want a whole number, got string %q", x.Value)
+		d.typeError(n, path, "want a whole number, got string %s", quote(x.Value))
 	default:
 		d.typeError(n, path, "want a whole number, got %s", describe(n))
 	}

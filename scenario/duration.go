@@ -64,16 +64,16 @@ func durationOf(v any) (Duration, error) {
 		if bareSeconds.MatchString(s) {
 			f, err := strconv.ParseFloat(s, 64)
 			if err != nil {
-				return 0, fmt.Errorf("bad duration %q: %v", x, err)
+				return 0, fmt.Errorf("bad duration %s: %v", quote(x), err)
 			}
 			return secondsOf(f, s)
 		}
 		d, err := time.ParseDuration(s)
 		if err != nil {
-			return 0, fmt.Errorf("want a duration such as \"30s\", \"1m30s\", \"500ms\" or a number of seconds, got %q", x)
+			return 0, fmt.Errorf("want a duration such as \"30s\", \"1m30s\", \"500ms\" or a number of seconds, got %s", quote(x))
 		}
 		if d < 0 {
-			return 0, fmt.Errorf("duration must not be negative, got %q", x)
+			return 0, fmt.Errorf("duration must not be negative, got %s", quote(x))
 		}
 		return Duration(d), nil
 	default:
@@ -85,11 +85,11 @@ func durationOf(v any) (Duration, error) {
 func secondsOf(f float64, text string) (Duration, error) {
 	switch {
 	case math.IsNaN(f) || math.IsInf(f, 0):
-		return 0, fmt.Errorf("want a duration, got %s", text)
+		return 0, fmt.Errorf("want a duration, got %s", clip(text))
 	case f < 0:
-		return 0, fmt.Errorf("duration must not be negative, got %s", text)
+		return 0, fmt.Errorf("duration must not be negative, got %s", clip(text))
 	case f >= float64(maxSeconds):
-		return 0, fmt.Errorf("duration %s s is too large", text)
+		return 0, fmt.Errorf("duration %s s is too large", clip(text))
 	}
 	return Duration(time.Duration(math.Round(f * float64(time.Second)))), nil
 }

@@ -2,9 +2,11 @@ package scenario
 
 import (
 	"errors"
+	"fmt"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 )
 
 // Error is a problem in a scenario file. Error() is
@@ -88,6 +90,19 @@ func join(errs []*Error) error {
 	if len(errs) == 0 {
 		return nil
 	}
+	sortErrors(errs)
+	if len(errs) == 1 {
+		return errs[0]
+	}
+	all := make([]error, len(errs))
+	for i, e := range errs {
+		all[i] = e
+	}
+	return errors.Join(all...)
+}
+
+// sortErrors sorts errs by file and position, errors without a line first.
+func sortErrors(errs []*Error) {
 	slices.SortStableFunc(errs, func(a, b *Error) int {
 		if c := strings.Compare(a.File, b.File); c != 0 {
 			return c
@@ -97,12 +112,44 @@ func join(errs []*Error) error {
 		}
 		return a.Column - b.Column
 	})
-	if len(errs) == 1 {
-		return errs[0]
+}
+
+// maxQuoted is the most bytes of a value that an error message repeats:
+// a message names a bad value, it never copies a file into a log.
+const maxQuoted = 40
+
+// clip is s, or its first maxQuoted bytes and its length when it is
+// longer.
+func clip(s string) string { return clipTo(s, maxQuoted) }
+
+// clipTo is s, or its first n bytes and its length when it is longer.
+func clipTo(s string, n int) string {
+	if len(s) <= n {
+		return s
 	}
-	all := make([]error, len(errs))
-	for i, e := range errs {
-		all[i] = e
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
 	}
-	return errors.Join(all...)
+	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
+}
+
+// quote is s quoted for an error message, at most maxQuoted bytes of it.
+func quote(s string) string {
+	if len(s) <= maxQuoted {
+		return strconv.Quote(s)
+	}
+	cut := maxQuoted
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
+}
+
+// clipField shortens a field path that holds a long key.
+func clipField(path string) string {
+	if len(path) <= 4*maxQuoted {
+		return path
+	}
+	return clipTo(path, 4*maxQuoted)
 }

@@ -155,8 +155,8 @@ func (v *validator) fault(path string, f Fault) {
 			v.errorf(joinPath(path, f.Kind+"_after"), "must be >= 0 (the events sent first), got %d", f.After)
 		}
 	default:
-		v.errorf(path, "%q is not a fault: use %s, or a mapping of cut_after, error_after, dribble and delay",
-			f.Kind, strings.Join(faultWords, ", "))
+		v.errorf(path, "%s is not a fault: use %s, or a mapping of cut_after, error_after, dribble and delay",
+			quote(f.Kind), strings.Join(faultWords, ", "))
 		return
 	}
 	if f.After != 0 && f.Kind != FaultCut && f.Kind != FaultError {

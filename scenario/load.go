@@ -16,6 +16,8 @@ import (
 
 	"github.com/faultbench/faultbench/internal/yamlhint"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/faultbench/faultbench/internal/yamlfile"
 )
 
 // DefaultSummaryTokens is the size of the mock's summary answer when a
@@ -24,13 +26,18 @@ const DefaultSummaryTokens = 1000
 
 // Parse reads one scenario from data; file names it in errors and becomes
 // Scenario.Path. It reports every problem it finds (syntax, unknown fields,
-// values of the wrong type, failed checks) at once; see Error.
+// values of the wrong type, failed checks) at once, at most 100 of them;
+// see Error. Before parsing, a file over the ceilings of
+// internal/yamlfile (1.5 MiB, 32 levels of nesting, 256 keys in a
+// mapping) or that is not UTF-8 text is refused with its line, and no
+// error quotes more than 40 bytes of a value.
 func Parse(file string, data []byte) (*Scenario, error) {
 	s, _, err := parse(file, data)
 	return s, err
 }
 
-// LoadFile reads one scenario file.
+// LoadFile reads one scenario file. It reads only a regular file (or a
+// symbolic link to one): a FIFO, a device or a socket is refused unread.
 func LoadFile(path string) (*Scenario, error) {
 	s, _, err := loadFile(path)
 	return s, err
@@ -89,7 +96,7 @@ func Load(paths ...string) ([]*Scenario, error) {
 		p := namePos[s]
 		errs = append(errs, &Error{
 			File: s.Path, Line: p.Line, Column: p.Column, Field: "name",
-			Msg: fmt.Sprintf("scenario name %q is already used by %s", s.Name, where(prev.Path, namePos[prev])),
+			Msg: fmt.Sprintf("scenario name %s is already used by %s", quote(s.Name), where(prev.Path, namePos[prev])),
 		})
 	}
 	if len(errs) > 0 {
@@ -132,6 +139,8 @@ func expand(p string) ([]string, *Error) {
 		} else if info.IsDir() {
 			continue
 		}
+		// Anything else that is not a regular file (a FIFO, a device)
+		// is refused by loadFile, which says what it is.
 		out = append(out, full)
 	}
 	if len(out) == 0 {
@@ -151,8 +160,12 @@ func readError(path string, err error) *Error {
 }
 
 func loadFile(path string) (*Scenario, *decoder, error) {
-	data, err := os.ReadFile(path)
+	data, err := yamlfile.ReadFile(path)
 	if err != nil {
+		var p *yamlfile.Problem
+		if errors.As(err, &p) {
+			return nil, nil, &Error{File: path, Msg: p.Msg, Err: err}
+		}
 		return nil, nil, readError(path, err)
 	}
 	return parse(path, data)
@@ -162,6 +175,9 @@ func loadFile(path string) (*Scenario, *decoder, error) {
 // each field was written.
 func parse(file string, data []byte) (*Scenario, *decoder, error) {
 	d := newDecoder(file)
+	if p := yamlfile.Check(data); p != nil {
+		return nil, d, &Error{File: file, Line: p.Line, Column: p.Column, Msg: p.Msg, Err: p}
+	}
 	root, err := parseYAML(file, data)
 	if err != nil {
 		return nil, d, err
@@ -180,10 +196,13 @@ func parse(file string, data []byte) (*Scenario, *decoder, error) {
 		return nil, d, join(d.errs)
 	}
 	d.decode(root, reflect.ValueOf(s).Elem(), "")
+	if d.stopped { // what was not read would only raise false alarms
+		return nil, d, join(limit(d.errs))
+	}
 	v := &validator{file: file, pos: d.pos, bad: d.bad, typo: d.typo}
 	v.scenario(s)
 	if errs := append(d.errs, v.errs...); len(errs) > 0 {
-		return nil, d, join(errs)
+		return nil, d, join(limit(errs))
 	}
 	if s.Compaction.SummaryTokens == 0 {
 		s.Compaction.SummaryTokens = DefaultSummaryTokens
@@ -191,18 +210,39 @@ func parse(file string, data []byte) (*Scenario, *decoder, error) {
 	return s, d, nil
 }
 
+// maxErrors is the most problems reported for one file; the rest are
+// counted in a last line.
+const maxErrors = 100
+
+// limit keeps the first maxErrors of errs, by position, and says how many
+// more there were.
+func limit(errs []*Error) []*Error {
+	if len(errs) <= maxErrors {
+		return errs
+	}
+	sortErrors(errs)
+	next := errs[maxErrors]
+	more := &Error{File: next.File, Line: next.Line, Column: next.Column,
+		Msg: fmt.Sprintf("%d more problems not shown, from here on", len(errs)-maxErrors)}
+	return append(errs[:maxErrors:maxErrors], more)
+}
+
 // parseYAML parses data into the body of its one document.
 func parseYAML(file string, data []byte) (ast.Node, error) {
 	f, err := parser.ParseBytes(data, 0)
 	if err != nil {
-		e := &Error{File: file, Msg: err.Error(), Err: err}
+		e := &Error{File: file, Err: err}
+		// Not err.Error(): goccy's prints the file's lines around the
+		// error, in time quadratic in a line's length.
 		var ye yaml.Error
 		if errors.As(err, &ye) {
-			e.Msg = "YAML: " + ye.GetMessage()
+			e.Msg = "YAML: " + clipTo(ye.GetMessage(), 4*maxQuoted)
 			if tk := ye.GetToken(); tk != nil && tk.Position != nil {
 				e.Line, e.Column = tk.Position.Line, tk.Position.Column
 			}
 			e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
+		} else {
+			e.Msg = clipTo(err.Error(), 4*maxQuoted)
 		}
 		return nil, e
 	}

@@ -280,8 +280,40 @@ var _ = Describe("Loading a scenario file", func() {
 		start := time.Now()
 		_, err := scenario.Parse("x.yaml", minimal(bomb))
 		Expect(time.Since(start)).To(BeNumerically("<", 5*time.Second))
-		Expect(err).To(MatchError(ContainSubstring("compaction: file expands to more than 100000 values")))
+		Expect(err).To(MatchError(ContainSubstring("compaction: aliases expand to more than 100000 values")))
 		Expect(err).To(MatchError(ContainSubstring(`x: unknown field "x"`)))
+	})
+
+	It("loads a large plain file: only alias expansions count against the cap", func() {
+		var b strings.Builder
+		b.WriteString("name: big\ndescription: d\nmodels: {m: {context_window: 5000000, max_output: 100}}\n")
+		b.WriteString("turn:\n  model: m\n  max_tokens: 100\n  answer_tokens: 10\n  messages:\n")
+		for b.Len() < 1_100_000 {
+			b.WriteString("    - {count: 2, tokens: 100}\n")
+		}
+		s, err := scenario.Parse("big.yaml", []byte(b.String()))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(len(s.Turn.Messages)).To(BeNumerically(">", 35_000))
+	})
+
+	It("stops at an alias bomb without piling up follow-on errors", func() {
+		bomb := "x:\n  a0: &a0 {model: m}\n"
+		for i := 1; i <= 7; i++ {
+			bomb += fmt.Sprintf("  a%d: &a%d [%s]\n", i, i, strings.Repeat(fmt.Sprintf("*a%d, ", i-1), 9)+fmt.Sprintf("*a%d", i-1))
+		}
+		data := `name: bomb
+description: d
+models: {m: {context_window: 1000, max_output: 100}}
+` + bomb + "turn: {<<: *a7}\n"
+		_, err := scenario.Parse("x.yaml", []byte(data))
+		Expect(fields(scenario.Errors(err))).To(Equal([]string{"x", "turn"}))
+	})
+
+	It("reports at most 100 problems a file", func() {
+		more := "script:\n" + strings.Repeat("  - respond: {status: 200}\n", 500)
+		errs := scenario.Errors(func() error { _, err := scenario.Parse("x.yaml", minimal(more)); return err }())
+		Expect(errs).To(HaveLen(101))
+		Expect(errs[100].Msg).To(Equal("400 more problems not shown, from here on"))
 	})
 
 	It("checks rules, headers and expectations", func() {

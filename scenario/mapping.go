@@ -17,10 +17,10 @@ func (d *decoder) resolveAlias(a *ast.AliasNode, path string) (ast.Node, string,
 	target, ok := d.anchors[name]
 	switch {
 	case !ok:
-		d.errorAt(a.GetToken(), path, "unknown alias *%s", name)
+		d.errorAt(a.GetToken(), path, "unknown alias *%s", clip(name))
 		return nil, "", false
 	case d.expanding[name]:
-		d.errorAt(a.GetToken(), path, "alias *%s refers to itself", name)
+		d.errorAt(a.GetToken(), path, "alias *%s refers to itself", clip(name))
 		return nil, "", false
 	}
 	return target, name, true

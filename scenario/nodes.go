@@ -119,13 +119,13 @@ func describe(n ast.Node) string {
 	case *ast.SequenceNode:
 		return "a list"
 	case *ast.StringNode:
-		return fmt.Sprintf("string %q", x.Value)
+		return "string " + quote(x.Value)
 	case *ast.LiteralNode:
 		return "a block of text"
 	case *ast.IntegerNode, *ast.FloatNode, *ast.InfinityNode, *ast.NanNode:
-		return "number " + tokenText(x)
+		return "number " + clip(tokenText(x))
 	case *ast.BoolNode:
-		return tokenText(x)
+		return clip(tokenText(x))
 	case *ast.NullNode:
 		return "null"
 	default:

@@ -6,15 +6,35 @@ import (
 	"maps"
 	"regexp"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/faultbench/faultbench/internal/names"
 )
 
 // nameRE is what a scenario name may be: it is a path segment of the
 // mock's URLs (http://ADDR/<name>/), and "_faultbench" stays reserved.
+// Strategy names follow the same rule (internal/names), and both are at
+// most names.MaxBytes long.
 var nameRE = regexp.MustCompile(`^[a-z0-9][a-z0-9._-]*$`)
+
+// The ceilings on a scenario's sizes: what the harness and the mock can
+// build. A turn is declared by size and synthesised as text of four bytes
+// a token, so these bound the memory a scenario can ask for.
+const (
+	// MaxTokens is the largest size in tokens: a model's context_window
+	// and max_output, the turn's max_tokens, system_tokens and
+	// answer_tokens, a message group's tokens, compaction.summary_tokens,
+	// and the turn's whole input (system_tokens plus every group): 5
+	// million, above the largest context window sold today (2 million).
+	// A turn of 5 million tokens is a 20 MB request, which fits within the
+	// 32 MB the mock (as the real API) accepts; 10 million did not.
+	MaxTokens = 5_000_000
+	// MaxMessages is the most messages a turn may declare (the sum of its
+	// groups' counts): 100,000.
+	MaxMessages = 100_000
+)
 
 // The purposes a rule can match (docs/scenario-format.md).
 const (
@@ -59,7 +79,7 @@ func (v *validator) errorf(path, format string, args ...any) {
 			return
 		}
 	}
-	e := &Error{File: v.file, Field: path, Msg: fmt.Sprintf(format, args...)}
+	e := &Error{File: v.file, Field: clipField(path), Msg: fmt.Sprintf(format, args...)}
 	for p, ok := path, true; ok; p, ok = parentPath(p) {
 		if at, found := v.pos[p]; found {
 			e.Line, e.Column = at.Line, at.Column
@@ -69,12 +89,19 @@ func (v *validator) errorf(path, format string, args ...any) {
 	v.errs = append(v.errs, e)
 }
 
+// ceiling reports a size in tokens over MaxTokens.
+func (v *validator) ceiling(path string, got int) {
+	v.errorf(path, "must be <= %d (the ceiling on tokens), got %d", MaxTokens, got)
+}
+
 func (v *validator) scenario(s *Scenario) {
 	switch {
 	case s.Name == "":
 		v.errorf("name", "required: the scenario's name, as in its URL (lower case, digits, . _ -)")
+	case len(s.Name) > names.MaxBytes:
+		v.errorf("name", "a name of %d bytes is too long: at most %d", len(s.Name), names.MaxBytes)
 	case !nameRE.MatchString(s.Name):
-		v.errorf("name", "%q cannot be a URL path segment: use lower case letters, digits, '.', '_' and '-', starting with a letter or digit", s.Name)
+		v.errorf("name", "%s cannot be a URL path segment: use lower case letters, digits, '.', '_' and '-', starting with a letter or digit", quote(s.Name))
 	}
 	if strings.TrimSpace(s.Description) == "" {
 		v.errorf("description", "required: say what the scenario teaches")
@@ -89,7 +116,7 @@ func (v *validator) scenario(s *Scenario) {
 		case t.Name == "":
 			v.errorf(tp+".name", "required: the tool's name")
 		case v.tools[t.Name]:
-			v.errorf(tp+".name", "%q is declared twice", t.Name)
+			v.errorf(tp+".name", "%s is declared twice", quote(t.Name))
 		}
 		v.tools[t.Name] = true
 		if t.InputSchema != "" && !jsonObject(t.InputSchema) {
@@ -98,6 +125,8 @@ func (v *validator) scenario(s *Scenario) {
 	}
 	if s.Compaction.SummaryTokens < 0 {
 		v.errorf("compaction.summary_tokens", "must be >= 0 (0 means %d), got %d", DefaultSummaryTokens, s.Compaction.SummaryTokens)
+	} else if s.Compaction.SummaryTokens > MaxTokens {
+		v.ceiling("compaction.summary_tokens", s.Compaction.SummaryTokens)
 	}
 	for i, r := range s.Script {
 		v.rule(s, fmt.Sprintf("script[%d]", i), r)
@@ -117,8 +146,11 @@ func (v *validator) models(models map[string]Model) {
 		if strings.TrimSpace(name) == "" {
 			v.errorf(path, "a model needs a name")
 		}
-		if m.ContextWindow <= 0 {
+		switch {
+		case m.ContextWindow <= 0:
 			v.errorf(path+".context_window", "must be > 0, got %d", m.ContextWindow)
+		case m.ContextWindow > MaxTokens:
+			v.errorf(path+".context_window", "must be <= %d (the ceiling on tokens), got %d", MaxTokens, m.ContextWindow)
 		}
 		switch {
 		case m.MaxOutput <= 0:
@@ -137,12 +169,12 @@ func (v *validator) declared(s *Scenario, path, model string) bool {
 	}
 	names := slices.Sorted(maps.Keys(s.Models))
 	for i, n := range names {
-		names[i] = strconv.Quote(n)
+		names[i] = quote(n)
 	}
 	if len(names) == 0 {
-		v.errorf(path, "model %q is not declared in models", model)
+		v.errorf(path, "model %s is not declared in models", quote(model))
 	} else {
-		v.errorf(path, "model %q is not declared in models (declared: %s)", model, strings.Join(names, ", "))
+		v.errorf(path, "model %s is not declared in models (declared: %s)", quote(model), strings.Join(names, ", "))
 	}
 	return false
 }
@@ -183,9 +215,9 @@ func (v *validator) turn(s *Scenario) {
 		case f == "":
 			v.errorf(path, "empty model name")
 		case f == t.Model:
-			v.errorf(path, "%q is the turn's own model; a fallback is another model", f)
+			v.errorf(path, "%s is the turn's own model; a fallback is another model", quote(f))
 		case dup:
-			v.errorf(path, "%q is already fallback[%d]", f, prev)
+			v.errorf(path, "%s is already fallback[%d]", quote(f), prev)
 		default:
 			v.declared(s, path, f)
 		}
@@ -193,12 +225,21 @@ func (v *validator) turn(s *Scenario) {
 			seen[f] = i
 		}
 	}
-	if t.MaxTokens <= 0 {
+	switch {
+	case t.MaxTokens <= 0:
 		v.errorf("turn.max_tokens", "must be > 0, got %d", t.MaxTokens)
+	case t.MaxTokens > MaxTokens:
+		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
-	if t.SystemTokens < 0 {
+	switch {
+	case t.SystemTokens < 0:
 		v.errorf("turn.system_tokens", "must be >= 0, got %d", t.SystemTokens)
+	case t.SystemTokens > MaxTokens:
+		v.ceiling("turn.system_tokens", t.SystemTokens)
 	}
+	// Each size is checked against the ceilings before it is added, so
+	// the sums cannot overflow.
+	input, messages, sizesOK := max(t.SystemTokens, 0), 0, t.SystemTokens <= MaxTokens
 	if len(t.Messages) == 0 {
 		v.errorf("turn.messages", "required: at least one group, such as  - {count: 2, tokens: 1000}")
 	}
@@ -207,12 +248,32 @@ func (v *validator) turn(s *Scenario) {
 		switch {
 		case g.Count < 1:
 			v.errorf(path+".count", "must be >= 1, got %d", g.Count)
+		case g.Count > MaxMessages:
+			v.errorf(path+".count", "must be <= %d (the ceiling on a turn's messages), got %d", MaxMessages, g.Count)
+		case g.Tokens > MaxTokens:
+			v.ceiling(path+".tokens", g.Tokens)
 		case g.Tokens < g.Count:
 			v.errorf(path+".tokens", "must be >= count (%d): every message holds at least one token, got %d", g.Count, g.Tokens)
 		}
+		if g.Count > MaxMessages || g.Tokens > MaxTokens {
+			sizesOK = false
+		} else if sizesOK {
+			input += max(g.Tokens, 0)
+			messages += max(g.Count, 0)
+		}
 	}
-	if t.AnswerTokens <= 0 {
+	switch {
+	case !sizesOK:
+	case input > MaxTokens:
+		v.errorf("turn.messages", "the turn's input (system_tokens and every group) must be <= %d tokens (the ceiling), got %d", MaxTokens, input)
+	case messages > MaxMessages:
+		v.errorf("turn.messages", "the groups' counts must add up to <= %d messages (the ceiling), got %d", MaxMessages, messages)
+	}
+	switch {
+	case t.AnswerTokens <= 0:
 		v.errorf("turn.answer_tokens", "must be > 0, got %d", t.AnswerTokens)
+	case t.AnswerTokens > MaxTokens:
+		v.ceiling("turn.answer_tokens", t.AnswerTokens)
 	}
 }
 
@@ -233,7 +294,7 @@ func (v *validator) rule(s *Scenario, path string, r Rule) {
 	switch w.Purpose {
 	case "", PurposeTurn, PurposeRepair:
 	default:
-		v.errorf(path+".when.purpose", "must be %q or %q, got %q", PurposeTurn, PurposeRepair, w.Purpose)
+		v.errorf(path+".when.purpose", "must be %q or %q, got %s", PurposeTurn, PurposeRepair, quote(w.Purpose))
 	}
 	if w.After < 0 {
 		v.errorf(path+".when.after", "must not be negative, got %s", w.After)
@@ -272,7 +333,7 @@ func (v *validator) respond(path string, r Respond) {
 		if t.Name == "" {
 			v.errorf(tp+".name", "required: the tool to call")
 		} else if !v.tools[t.Name] {
-			v.errorf(tp+".name", "%q is not a tool of the scenario's tools", t.Name)
+			v.errorf(tp+".name", "%s is not a tool of the scenario's tools", quote(t.Name))
 		}
 		if t.Input != "" && !jsonObject(t.Input) {
 			v.errorf(tp+".input", "must be a JSON object written as text, such as '{\"path\": \"a.txt\"}'")
@@ -293,9 +354,9 @@ func (v *validator) respond(path string, r Respond) {
 	for _, name := range slices.Sorted(maps.Keys(r.Headers)) {
 		hp := keyPath(path+".headers", name)
 		if !validHeaderName(name) {
-			v.errorf(hp, "%q is not a valid header name", name)
+			v.errorf(hp, "%s is not a valid header name", quote(name))
 		} else if prev, dup := seen[strings.ToLower(name)]; dup {
-			v.errorf(hp, "same header as %q (header names ignore case)", prev)
+			v.errorf(hp, "same header as %s (header names ignore case)", quote(prev))
 		}
 		seen[strings.ToLower(name)] = name
 		switch value := r.Headers[name]; {
@@ -342,9 +403,9 @@ func (v *validator) expect(path, strategy string, e Expect) {
 		case err != nil:
 			v.errorf(path+"."+f.name, "%v", err)
 		case f.duration && !b.IsDuration() && b.Value != 0:
-			v.errorf(path+"."+f.name, "%q needs a unit, such as \"%s %gs\"", f.value, b.Op, b.Value)
+			v.errorf(path+"."+f.name, "%s needs a unit, such as \"%s %gs\"", quote(f.value), b.Op, b.Value)
 		case !f.duration && b.IsDuration():
-			v.errorf(path+"."+f.name, "%q is a count, not a duration", f.value)
+			v.errorf(path+"."+f.name, "%s is a count, not a duration", quote(f.value))
 		}
 	}
 }

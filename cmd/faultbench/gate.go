@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -50,7 +49,7 @@ func (g gateFlags) prepare() (gate, error) {
 	if g.baseline == "" {
 		return out, nil
 	}
-	f, err := os.Open(g.baseline)
+	f, err := openReport(g.baseline)
 	if err != nil {
 		return gate{}, bad(fmt.Errorf("--baseline: %w", err))
 	}
@@ -184,7 +183,7 @@ func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report,
 		}
 	}
 	if len(failed) > 0 {
-		return errors.New(strings.Join(failed, "; "))
+		return verdict{errors.New(strings.Join(failed, "; "))}
 	}
 	return nil
 }

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/debug"
 
 	"github.com/spf13/cobra"
 )
@@ -15,11 +16,21 @@ func main() {
 	os.Exit(Main(os.Args[1:], os.Stdout, os.Stderr))
 }
 
-// Exit codes (docs/cli.md).
+// Exit codes (docs/security.md).
 const (
-	exitOK       = 0
-	exitFailed   = 1
+	exitOK = 0
+	// exitFailed is the run's verdict: a budget broke under --check, a
+	// cost regressed against --baseline, or the run reached --timeout.
+	exitFailed = 1
+	// exitBadInput is the user's input: a broken scenario or strategy
+	// file, an unknown flag, command, strategy or format.
 	exitBadInput = 2
+	// exitInternal is faultbench failing: the harness, a report it could
+	// not render, a panic. (A Go out-of-memory death cannot be caught; the
+	// ceilings on every input are there so that it does not happen.)
+	exitInternal = 3
+	// exitInterrupted is Ctrl-C, as shells report a SIGINT death.
+	exitInterrupted = 130
 )
 
 // badInput marks an error as the user's input being wrong (exit 2).
@@ -30,27 +41,79 @@ func (b badInput) Unwrap() error { return b.err }
 
 func bad(err error) error { return badInput{err} }
 
-// Main runs the command line with args and returns the exit code.
+// verdict marks an error as the run's verdict (exit 1): faultbench worked,
+// and what it measured fails the check asked for.
+type verdict struct{ err error }
+
+func (v verdict) Error() string { return v.err.Error() }
+func (v verdict) Unwrap() error { return v.err }
+
+// The causes of a run that ends early.
+var (
+	errInterrupted = errors.New("interrupted")
+	errTimedOut    = errors.New("--timeout reached")
+)
+
+// Main runs the command line with args and returns the exit code. Ctrl-C
+// cancels the runs in flight; what finished is still reported.
 func Main(args []string, stdout, stderr io.Writer) int {
-	root := newRoot(stdout, stderr)
+	ctx, cancel := context.WithCancelCause(context.Background())
+	defer cancel(nil)
+	sig := make(chan os.Signal, 1)
+	signal.Notify(sig, os.Interrupt)
+	defer signal.Stop(sig)
+	go func() {
+		select {
+		case <-sig:
+			cancel(errInterrupted)
+		case <-ctx.Done():
+		}
+	}()
+	return mainContext(ctx, args, stdout, stderr)
+}
+
+// mainContext is Main under ctx: a test cancels ctx with errInterrupted
+// where Ctrl-C would.
+func mainContext(ctx context.Context, args []string, stdout, stderr io.Writer) int {
+	return execute(ctx, newRoot(stdout, stderr), args, stderr)
+}
+
+// execute runs root with args. A panic in the command's goroutine is
+// caught and is exit 3, with its stack.
+func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.Writer) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(stderr, "faultbench: internal error (a bug; please report it): %v\n%s", p, debug.Stack())
+			code = exitInternal
+		}
+	}()
 	// Everything cobra rejects before a command starts (an unknown command,
 	// a wrong number of arguments) is bad input.
 	started := false
 	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
 	root.SetArgs(args)
-	// Ctrl-C cancels the runs in flight; what finished is still reported.
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	defer stop()
 	err := root.ExecuteContext(ctx)
 	if err == nil {
 		return exitOK
 	}
 	fmt.Fprintln(stderr, "faultbench:", err)
+	return exitCode(err, started)
+}
+
+// exitCode is the exit code of an error; started says whether a command
+// began (cobra's own refusals are bad input).
+func exitCode(err error, started bool) int {
 	var b badInput
-	if !started || errors.As(err, &b) {
+	var v verdict
+	switch {
+	case !started || errors.As(err, &b):
 		return exitBadInput
+	case errors.Is(err, errInterrupted):
+		return exitInterrupted
+	case errors.As(err, &v), errors.Is(err, errTimedOut):
+		return exitFailed
 	}
-	return exitFailed
+	return exitInternal
 }
 
 func newRoot(stdout, stderr io.Writer) *cobra.Command {

@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/spf13/cobra"
 
@@ -93,7 +92,7 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 }
 
 func readPart(name string) (reports.Part, error) {
-	f, err := os.Open(name)
+	f, err := openReport(name)
 	if err != nil {
 		return reports.Part{}, err
 	}

@@ -1,25 +1,40 @@
 package main
 
 import (
+	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
+	"time"
 
 	"github.com/spf13/cobra"
 
 	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/reports"
 	"github.com/faultbench/faultbench/scenario"
 )
+
+// defaultRunTimeout bounds a whole run in wall-clock time: 30 minutes. The
+// simulation's own time is virtual; this bounds the process, so that a
+// run cannot hold a CI job for days.
+const defaultRunTimeout = 30 * time.Minute
+
+// runProgress, when set, hears of every run that ends, as a progress bar
+// does: a test's seam to interrupt a run part-way.
+var runProgress func(done, total int)
 
 type runFlags struct {
 	strategies string
 	seed       uint64
 	parallel   int
 	shard      string
+	timeout    time.Duration
 	output     outputFlags
 	gate       gateFlags
 }
@@ -50,6 +65,7 @@ the shards' JSON with faultbench merge.
 	fl.IntVar(&f.parallel, "parallel", 0, "runs at once (0: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only slice K of N of the scenario × strategy grid, as K/N")
 	f.output.registerView(fl)
+	fl.DurationVar(&f.timeout, "timeout", defaultRunTimeout, "wall-clock time the whole run may take; past it the run stops and reports what finished (0: none)")
 	f.gate.register(fl)
 	return cmd
 }
@@ -99,15 +115,32 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 		return err
 	}
 
+	if f.timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeoutCause(ctx, f.timeout, errTimedOut)
+		defer cancel()
+	}
 	opts := harness.Options{Seed: f.seed, Parallel: f.parallel, Shard: shard}
 	var bar *progressBar
 	if isTerminal(stderr) {
 		bar = newProgressBar(stderr)
-		opts.Progress = bar.update
+	}
+	if bar != nil || runProgress != nil {
+		opts.Progress = func(done, total int) {
+			if bar != nil {
+				bar.update(done, total)
+			}
+			if runProgress != nil {
+				runProgress(done, total)
+			}
+		}
 	}
 	rep, runErr := harness.Run(ctx, scs, strategies, opts)
 	if bar != nil {
 		bar.finish()
+	}
+	if ctx.Err() != nil && slices.ContainsFunc(rep.Results, cut) { // Ctrl-C or --timeout
+		return stopped(ctx, stdout, f, rep, scs, strategies)
 	}
 
 	violations, err := budgets(scs, rep)
@@ -131,6 +164,42 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	}
 	return verdict
 }
+
+// stopped reports a run that ended early: the runs that finished, in
+// the format asked for, and what stopped it. The runs cut short are left
+// out; their ledgers and the mock's journal disagree only because they
+// were cut. Budgets are not checked: the grid is not whole.
+func stopped(ctx context.Context, stdout io.Writer, f runFlags, rep ledger.Report,
+	scs []*scenario.Scenario, strategies []recovery.Strategy) error {
+	total := len(rep.Results)
+	finished := rep.Results[:0:0]
+	for _, r := range rep.Results {
+		if !cut(r) {
+			finished = append(finished, r)
+		}
+	}
+	rep.Results = finished
+	descriptions := map[string]string{}
+	for _, sc := range scs {
+		descriptions[sc.Name] = sc.Description
+	}
+	var buf bytes.Buffer
+	if err := reports.Write(&buf, f.output.format, rep, reports.Options{Strategies: names(strategies), Descriptions: descriptions}); err != nil {
+		return fmt.Errorf("render report: %w", err)
+	}
+	if err := emit(stdout, f.output.out, buf.Bytes()); err != nil {
+		return err
+	}
+	cause := context.Cause(ctx)
+	if errors.Is(cause, errTimedOut) {
+		cause = fmt.Errorf("%w (%s)", errTimedOut, f.timeout)
+	}
+	return fmt.Errorf("run stopped, %w: %d of %d runs finished, and the report shows only those", cause, len(finished), total)
+}
+
+// cut reports a run that the end of the run's context cut short (or never
+// started).
+func cut(r ledger.Result) bool { return r.Outcome == ledger.OutcomeCancelled || r.Scenario == "" }
 
 func joinFormats() string { return strings.Join(reports.Formats(), ", ") }
 

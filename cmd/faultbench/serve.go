@@ -27,6 +27,7 @@ const defaultServeAddr = "127.0.0.1:8080"
 type serveFlags struct {
 	addr    string
 	aliases []string // --model-alias FROM=TO, repeatable
+	limits  mockllm.Limits
 }
 
 func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -52,6 +53,11 @@ journal shows the name the client sent.`,
 	}
 	cmd.Flags().StringVar(&f.addr, "addr", defaultServeAddr, "host:port to listen on (port 0: any free port)")
 	cmd.Flags().StringArrayVar(&f.aliases, "model-alias", nil, "serve model name FROM as model TO, as FROM=TO (repeatable; FROM \"any\": every other name)")
+	d := mockllm.DefaultLimits
+	cmd.Flags().DurationVar(&f.limits.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time a client has to send a request's headers (real time; 0: none)")
+	cmd.Flags().DurationVar(&f.limits.ReadTimeout, "read-timeout", d.ReadTimeout, "time a client has to send a whole request, headers and body (real time; 0: none)")
+	cmd.Flags().DurationVar(&f.limits.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long a keep-alive connection may wait for its next request (0: none)")
+	cmd.Flags().IntVar(&f.limits.MaxConns, "max-conns", d.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
 	return cmd
 }
 
@@ -75,8 +81,11 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	if err != nil {
 		return err
 	}
+	if f.limits.ReadHeaderTimeout < 0 || f.limits.ReadTimeout < 0 || f.limits.IdleTimeout < 0 || f.limits.MaxConns < 0 {
+		return bad(fmt.Errorf("--read-header-timeout, --read-timeout, --idle-timeout and --max-conns must not be negative"))
+	}
 	srv := mockllm.New(scs, clock.Real{}, mockllm.WithAliases(aliases))
-	ep, err := mockllm.Start(srv, f.addr)
+	ep, err := mockllm.StartLimited(srv, f.addr, f.limits)
 	if err != nil {
 		return bad(fmt.Errorf("--addr: %w", err))
 	}

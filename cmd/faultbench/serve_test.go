@@ -185,3 +185,10 @@ func TestServeRefusesABadModelAlias(t *testing.T) {
 		}
 	}
 }
+
+func TestServeRefusesNegativeLimits(t *testing.T) {
+	code, _, errOut := run(t, "serve", "--max-conns", "-1", "../../scenarios/auth-expired.yaml")
+	if code != exitBadInput || !strings.Contains(errOut, "must not be negative") {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}

@@ -1,7 +1,6 @@
 package strategyfile
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/faultbench/faultbench/recovery"
@@ -133,39 +132,71 @@ type problem struct {
 
 // apply writes f over s and returns the problems of range it finds.
 func (f *doc) apply(s *recovery.Strategy) []problem {
-	var probs []problem
-	bad := func(path, format string, args ...any) {
-		probs = append(probs, problem{path: path, msg: fmt.Sprintf(format, args...)})
+	var c checker
+	c.count("$.attempts", f.Attempts, MaxAttempts)
+	c.count("$.turn_attempts", f.TurnAttempts, MaxAttempts)
+	c.count("$.step_cap", f.StepCap, MaxSteps)
+	c.wait("$.wait_budget", f.WaitBudget)
+	c.wait("$.persistent_cap", f.PersistentCap)
+	c.wait("$.heartbeat", f.Heartbeat)
+	if b := f.Backoff; b != nil {
+		c.wait("$.backoff.base", b.Base)
+		c.wait("$.backoff.cap", b.Cap)
+		c.factor("$.backoff.factor", b.Factor, 1, "for the default 2")
+		c.ratio("$.backoff.jitter_ratio", b.JitterRatio)
 	}
-	nonNeg := func(path string, v *int) {
-		if v != nil && *v < 0 {
-			bad(path, "must be >= 0, got %d", *v)
+	if r := f.RetryAfter; r != nil {
+		c.wait("$.retry_after.cap", r.Cap)
+	}
+	if fb := f.Fallback; fb != nil {
+		c.count("$.fallback.after", fb.After, MaxAttempts)
+	}
+	if e := f.Escalation; e != nil {
+		c.factor("$.escalation.factor", e.Factor, 0, "or 1, which turn escalation off")
+		c.count("$.escalation.max", e.Max, MaxAttempts)
+		c.count("$.escalation.ceiling", e.Ceiling, MaxTokens)
+	}
+	if a := f.Adjust; a != nil {
+		c.count("$.adjust.buffer", a.Buffer, MaxTokens)
+		c.count("$.adjust.floor", a.Floor, MaxTokens)
+	}
+	if cp := f.Compaction; cp != nil {
+		c.count("$.compaction.keep_recent", cp.KeepRecent, MaxTokens)
+		c.count("$.compaction.max", cp.Max, MaxAttempts)
+		c.count("$.compaction.summary_max_tokens", cp.SummaryMaxTokens, MaxTokens)
+		c.ratio("$.compaction.learned_window_ratio", cp.LearnedWindowRatio)
+		c.ratio("$.compaction.too_large_as_overflow", cp.TooLargeAsOverflow)
+	}
+	if g := f.LoopGuard; g != nil {
+		for _, t := range []struct {
+			name string
+			v    *int
+		}{
+			{"window", g.Window}, {"repeat_warn", g.RepeatWarn}, {"repeat_break", g.RepeatBreak},
+			{"ping_pong_warn", g.PingPongWarn}, {"ping_pong_break", g.PingPongBreak},
+			{"no_progress_warn", g.NoProgressWarn}, {"no_progress_break", g.NoProgressBreak},
+		} {
+			c.count("$.loop_guard."+t.name, t.v, MaxAttempts)
 		}
 	}
-	ratio := func(path string, v *float64) {
-		if v != nil && (*v < 0 || *v > 1) {
-			bad(path, "must be from 0 to 1, got %v", *v)
-		}
-	}
+	f.write(s)
+	return c.probs
+}
 
+// write writes f over s; apply has checked its values.
+func (f *doc) write(s *recovery.Strategy) {
 	set(&s.Name, f.Name)
 	set(&s.Description, f.Description)
 	set(&s.Classify, f.Classify)
-	nonNeg("$.attempts", f.Attempts)
 	set(&s.Attempts, f.Attempts)
-	nonNeg("$.turn_attempts", f.TurnAttempts)
 	set(&s.TurnAttempts, f.TurnAttempts)
 	if b := f.Backoff; b != nil {
 		setDuration(&s.Backoff.Base, b.Base)
-		if b.Factor != nil && *b.Factor != 0 && *b.Factor < 1 {
-			bad("$.backoff.factor", "must be >= 1 (or 0 for the default 2), got %v", *b.Factor)
-		}
 		set(&s.Backoff.Factor, b.Factor)
 		setDuration(&s.Backoff.Cap, b.Cap)
 		if b.Jitter != nil {
 			s.Backoff.Jitter = recovery.Jitter(*b.Jitter)
 		}
-		ratio("$.backoff.jitter_ratio", b.JitterRatio)
 		set(&s.Backoff.JitterRatio, b.JitterRatio)
 	}
 	set(&s.SleepAfterFinal, f.SleepAfterFinal)
@@ -196,7 +227,6 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 	setDuration(&s.PersistentCap, f.PersistentCap)
 	setDuration(&s.Heartbeat, f.Heartbeat)
 	if fb := f.Fallback; fb != nil {
-		nonNeg("$.fallback.after", fb.After)
 		set(&s.FallbackAfter, fb.After)
 		if fb.On != nil {
 			s.FallbackOn = kinds(fb.On)
@@ -207,36 +237,24 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 	set(&s.AuthWithinAttempts, f.AuthWithinAttempts)
 	set(&s.ShedBackground, f.ShedBackground)
 	if e := f.Escalation; e != nil {
-		if e.Factor != nil && *e.Factor < 0 {
-			bad("$.escalation.factor", "must be >= 0 (0 or 1 turns escalation off), got %v", *e.Factor)
-		}
 		set(&s.EscalationFactor, e.Factor)
-		nonNeg("$.escalation.max", e.Max)
 		set(&s.MaxEscalations, e.Max)
-		nonNeg("$.escalation.ceiling", e.Ceiling)
 		set(&s.EscalationCeiling, e.Ceiling)
 		set(&s.EscalationUnclamped, e.Unclamped)
 		set(&s.EscalateWithinStep, e.WithinStep)
 	}
 	if a := f.Adjust; a != nil {
 		set(&s.Adjust, a.Enabled)
-		nonNeg("$.adjust.buffer", a.Buffer)
 		set(&s.AdjustBuffer, a.Buffer)
-		nonNeg("$.adjust.floor", a.Floor)
 		set(&s.AdjustFloor, a.Floor)
 		set(&s.AdjustWithinStep, a.WithinStep)
 	}
 	if c := f.Compaction; c != nil {
 		set(&s.Compact, c.Enabled)
-		nonNeg("$.compaction.keep_recent", c.KeepRecent)
 		set(&s.KeepRecent, c.KeepRecent)
-		nonNeg("$.compaction.max", c.Max)
 		set(&s.MaxCompactions, c.Max)
-		nonNeg("$.compaction.summary_max_tokens", c.SummaryMaxTokens)
 		set(&s.SummaryMaxTokens, c.SummaryMaxTokens)
-		ratio("$.compaction.learned_window_ratio", c.LearnedWindowRatio)
 		set(&s.LearnedWindowRatio, c.LearnedWindowRatio)
-		ratio("$.compaction.too_large_as_overflow", c.TooLargeAsOverflow)
 		set(&s.TooLargeAsOverflow, c.TooLargeAsOverflow)
 		set(&s.LearnFromEstimate, c.LearnFromEstimate)
 	}
@@ -256,11 +274,8 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 			{"no_progress_warn", g.NoProgressWarn, &s.LoopGuard.NoProgressWarn},
 			{"no_progress_break", g.NoProgressBreak, &s.LoopGuard.NoProgressBreak},
 		} {
-			nonNeg("$.loop_guard."+t.name, t.src)
 			set(t.dst, t.src)
 		}
 	}
-	nonNeg("$.step_cap", f.StepCap)
 	set(&s.StepCap, f.StepCap)
-	return probs
 }

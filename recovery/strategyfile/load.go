@@ -5,28 +5,54 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"sort"
 	"strings"
 
 	"github.com/goccy/go-yaml"
+	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/parser"
 
+	"github.com/faultbench/faultbench/internal/names"
+	"github.com/faultbench/faultbench/internal/yamlfile"
 	"github.com/faultbench/faultbench/internal/yamlhint"
 	"github.com/faultbench/faultbench/recovery"
 )
 
 // Parse reads one strategy from data; file names it in errors. A file
-// without a name is named after the file, less its extension.
+// without a name is named after the file, less its extension; either way
+// the name follows the rule of scenario names (lower case letters,
+// digits, '.', '_', '-', at most 64 bytes), and may be a preset's only
+// when the file is that preset unchanged (as `faultbench strategies NAME`
+// prints it). Before parsing, a file over MaxFileBytes or the ceilings of
+// internal/yamlfile (32 levels, 256 keys in a mapping) or that is not
+// UTF-8 text is refused with its line; a file holds one YAML
+// document; and every value is checked against the ceilings in
+// ceilings.go.
 func Parse(file string, data []byte) (recovery.Strategy, error) {
+	if len(data) > MaxFileBytes {
+		return recovery.Strategy{}, &Error{File: file, Msg: fmt.Sprintf(
+			"file too large: %d bytes, over the ceiling of %d bytes (64 KiB) for a strategy file", len(data), MaxFileBytes)}
+	}
+	if p := yamlfile.Check(data); p != nil {
+		return recovery.Strategy{}, &Error{File: file, Line: p.Line, Column: p.Column, Msg: p.Msg}
+	}
+	tree, err := parser.ParseBytes(data, 0)
+	if err != nil {
+		return recovery.Strategy{}, asError(file, err, nil)
+	}
+	if e := oneDocument(file, tree); e != nil {
+		return recovery.Strategy{}, e
+	}
 	var f doc
 	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField(), yaml.Strict())
 	if err := dec.Decode(&f); err != nil {
 		if errors.Is(err, io.EOF) {
 			return recovery.Strategy{}, &Error{File: file, Msg: "empty file: want a strategy"}
 		}
-		e := asError(file, err)
+		e := asError(file, err, tree)
 		e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
 		return recovery.Strategy{}, e
 	}
@@ -34,36 +60,77 @@ func Parse(file string, data []byte) (recovery.Strategy, error) {
 	if f.Base != nil {
 		base, ok := recovery.Preset(*f.Base)
 		if !ok {
-			return recovery.Strategy{}, locate(file, data, problem{path: "$.base",
-				msg: fmt.Sprintf("unknown preset %q (known: %s)", *f.Base, strings.Join(presetNames(), ", "))})
+			return recovery.Strategy{}, locate(file, tree, problem{path: "$.base",
+				msg: fmt.Sprintf("unknown preset %s (known: %s)", short(*f.Base), strings.Join(presetNames(), ", "))})
 		}
 		// The file's strategy is a new one: its name and words are its own.
 		s = base.Clone()
 		s.Name, s.Description = "", ""
 	}
 	if probs := f.apply(&s); len(probs) > 0 {
-		return recovery.Strategy{}, locate(file, data, probs...)
+		return recovery.Strategy{}, locate(file, tree, probs...)
 	}
-	if s.Name == "" {
+	named := s.Name != ""
+	if !named {
 		s.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
 	}
-	if s.Name == "" {
-		return recovery.Strategy{}, &Error{File: file, Field: "name", Msg: "required"}
+	if err := checkName(s); err != nil {
+		if named {
+			return recovery.Strategy{}, locate(file, tree, problem{path: "$.name", msg: err.Error()})
+		}
+		return recovery.Strategy{}, &Error{File: file, Field: "name",
+			Msg: "the file has no name field, and its file name will not do: " + err.Error()}
 	}
 	return s, nil
 }
 
+// checkName applies the rule of names, and refuses a preset's name to a
+// strategy that is not that preset: a report would show one name for two
+// strategies.
+func checkName(s recovery.Strategy) error {
+	if err := names.Check(s.Name); err != nil {
+		return err
+	}
+	if p, ok := recovery.Preset(s.Name); ok && !bytes.Equal(Marshal(p), Marshal(s)) {
+		return fmt.Errorf("%q is a preset's name, and this strategy differs from that preset: give it a name of its own (base: %s starts from the preset)", s.Name, s.Name)
+	}
+	return nil
+}
+
+// oneDocument refuses a file of more than one YAML document, as the
+// scenario loader does: the decoder would read the first and ignore the
+// rest.
+func oneDocument(file string, tree *ast.File) error {
+	seen := false
+	for _, d := range tree.Docs {
+		if d == nil || d.Body == nil {
+			continue
+		}
+		if _, ok := d.Body.(*ast.DirectiveNode); ok {
+			continue
+		}
+		if seen {
+			e := &Error{File: file, Msg: "a strategy file holds one YAML document; another begins here"}
+			tk := d.Start
+			if tk == nil {
+				tk = d.Body.GetToken()
+			}
+			e.Line, e.Column = position(tk)
+			return e
+		}
+		seen = true
+	}
+	return nil
+}
+
 // locate turns range problems into errors with the line of each field.
-func locate(file string, data []byte, probs ...problem) error {
-	ast, perr := parser.ParseBytes(data, 0)
+func locate(file string, tree *ast.File, probs ...problem) error {
 	var errs []error
 	for _, p := range probs {
 		e := &Error{File: file, Field: fieldOf(p.path), Msg: p.msg}
-		if perr == nil {
-			if path, err := yaml.PathString(p.path); err == nil {
-				if n, err := path.FilterFile(ast); err == nil && n != nil {
-					e.Line, e.Column = position(n.GetToken())
-				}
+		if path, err := yaml.PathString(p.path); err == nil {
+			if n, err := path.FilterFile(tree); err == nil && n != nil {
+				e.Line, e.Column = position(n.GetToken())
 			}
 		}
 		errs = append(errs, e)
@@ -79,11 +146,20 @@ func presetNames() []string {
 	return names
 }
 
-// Load reads the strategy file at path.
+// Load reads the strategy file at path. It reads only a regular file (or
+// a symbolic link to one): a FIFO, a device or a socket is refused unread.
 func Load(path string) (recovery.Strategy, error) {
-	data, err := os.ReadFile(path)
+	data, err := yamlfile.ReadFile(path)
 	if err != nil {
-		return recovery.Strategy{}, err
+		var p *yamlfile.Problem
+		if errors.As(err, &p) {
+			return recovery.Strategy{}, &Error{File: path, Msg: p.Msg}
+		}
+		var pe *fs.PathError
+		if errors.As(err, &pe) {
+			err = pe.Err
+		}
+		return recovery.Strategy{}, &Error{File: path, Msg: "cannot read: " + err.Error()}
 	}
 	return Parse(path, data)
 }
@@ -94,16 +170,16 @@ func LoadDir(dir string) ([]recovery.Strategy, error) {
 	if err != nil {
 		return nil, err
 	}
-	var names []string
+	var files []string
 	for _, e := range entries {
 		if ext := filepath.Ext(e.Name()); !e.IsDir() && (ext == ".yaml" || ext == ".yml") {
-			names = append(names, e.Name())
+			files = append(files, e.Name())
 		}
 	}
-	sort.Strings(names)
+	sort.Strings(files)
 	var out []recovery.Strategy
 	var errs []error
-	for _, n := range names {
+	for _, n := range files {
 		s, err := Load(filepath.Join(dir, n))
 		if err != nil {
 			errs = append(errs, err)

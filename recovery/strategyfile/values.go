@@ -22,7 +22,7 @@ func scalar(n ast.Node, want string) (string, error) {
 	case *ast.LiteralNode:
 		return x.Value.Value, nil
 	}
-	return "", badValue(n, "want %s, got %s", want, n.Type())
+	return "", badValue(n, "want %s, got %s", want, describe(n))
 }
 
 // duration is a time.Duration written "500ms", "32s" or "6h" (0 alone is
@@ -40,7 +40,7 @@ func (d *duration) UnmarshalYAML(n ast.Node) error {
 	}
 	v, perr := time.ParseDuration(s)
 	if perr != nil || v < 0 {
-		return badValue(n, "want a duration such as 500ms or 32s, got %q", s)
+		return badValue(n, "want a duration such as 500ms or 32s, got %s", short(s))
 	}
 	*d = duration(v)
 	return nil
@@ -55,7 +55,7 @@ func (k *kind) UnmarshalYAML(n ast.Node) error {
 		return err
 	}
 	if !slices.Contains(recovery.Kinds(), recovery.Kind(s)) {
-		return badValue(n, "unknown kind %q (known: %s)", s, kindNames())
+		return badValue(n, "unknown kind %s (known: %s)", short(s), kindNames())
 	}
 	*k = kind(s)
 	return nil
@@ -80,7 +80,7 @@ func (j *jitter) UnmarshalYAML(n ast.Node) error {
 		return err
 	}
 	if !slices.Contains(jitterModes, recovery.Jitter(s)) {
-		return badValue(n, "unknown jitter %q (known: none, positive, negative, symmetric, full)", s)
+		return badValue(n, "unknown jitter %s (known: none, positive, negative, symmetric, full)", short(s))
 	}
 	*j = jitter(s)
 	return nil
@@ -97,7 +97,7 @@ func (m *shouldRetry) UnmarshalYAML(n ast.Node) error {
 		return err
 	}
 	if !slices.Contains(shouldRetryModes, recovery.ShouldRetryMode(s)) {
-		return badValue(n, "unknown x-should-retry mode %q (known: honor, ignore, honor-except-overloaded)", s)
+		return badValue(n, "unknown x-should-retry mode %s (known: honor, ignore, honor-except-overloaded)", short(s))
 	}
 	*m = shouldRetry(s)
 	return nil
@@ -112,7 +112,7 @@ func (a *aboveCap) UnmarshalYAML(n ast.Node) error {
 		return err
 	}
 	if s != "wait" && s != "give_up" {
-		return badValue(n, "want wait or give_up, got %q", s)
+		return badValue(n, "want wait or give_up, got %s", short(s))
 	}
 	*a = aboveCap(s)
 	return nil
@@ -133,7 +133,7 @@ func (st *status) UnmarshalYAML(n ast.Node) error {
 	}
 	v, perr := strconv.Atoi(s)
 	if perr != nil || v < 100 || v > 599 {
-		return badValue(n, "want a status from 100 to 599 or a class such as 5xx, got %q", s)
+		return badValue(n, "want a status from 100 to 599 or a class such as 5xx, got %s", short(s))
 	}
 	*st = status{v}
 	return nil
