@@ -89,11 +89,10 @@ func countBytes(n int) int {
 
 // decodeBody reads the body of r into q and checks the fields the mock
 // needs, answering in the words of the wire. The body, at most 32 MB, is
-// read once into a pooled buffer; one pass of json.Valid checks its syntax
-// (only a body that fails it is decoded again, to say where), and the
-// wire's walker reads the buffer in place, measuring texts without making
-// strings of them, so a 400 KB conversation is neither copied again nor
-// kept.
+// read once into a pooled buffer, and the wire's walker reads the buffer
+// in place in one pass, checking its syntax and measuring texts without
+// making strings of them, so a 400 KB conversation is neither copied again
+// nor kept.
 func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *apiError {
 	if r.ContentLength > maxBodyBytes {
 		return errTooLarge(wr)
@@ -118,33 +117,47 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 	return q.decode(buf.Bytes(), wr)
 }
 
-// decode reads a whole body.
+// decode reads a whole body in one pass: the wire's walker checks the
+// syntax as it reads. Only a body that the walker refuses or finds unsound
+// is read again, by encoding/json, so that a body that is not JSON gets the
+// syntax error it always got, wherever in the body a field error came
+// first.
 func (q *request) decode(b []byte, wr wire) *apiError {
-	if !json.Valid(b) {
-		if wr == openaiWire {
-			return openaiUnparsable()
-		}
-		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			if len(bytes.TrimSpace(b)) == 0 {
-				return bodyError(wr, io.EOF)
-			}
-			return bodyError(wr, err)
-		}
-		return invalidRequest("invalid JSON in request body")
+	s := scanner{b: b, stack: make([]byte, 0, 16)}
+	var err *apiError
+	if wr == openaiWire {
+		err = q.walkChat(&s)
+	} else if e := q.walk(&s); e != nil {
+		err = bodyError(wr, e)
+	}
+	if (err != nil || !s.end()) && !json.Valid(b) {
+		*q = request{} // a body that could not be decoded tells the journal nothing
+		return syntaxError(b, wr)
+	}
+	if err != nil {
+		*q = request{}
+		return err
 	}
 	if wr == openaiWire {
-		if err := q.walkChat(b); err != nil {
-			*q = request{} // a body that could not be decoded tells the journal nothing
-			return err
-		}
 		return q.validateChat()
 	}
-	if err := q.UnmarshalJSON(b); err != nil {
-		*q = request{}
+	return q.validate()
+}
+
+// syntaxError is the answer to a body that is not JSON, worded from what
+// encoding/json makes of it.
+func syntaxError(b []byte, wr wire) *apiError {
+	if wr == openaiWire {
+		return openaiUnparsable()
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		if len(bytes.TrimSpace(b)) == 0 {
+			return bodyError(wr, io.EOF)
+		}
 		return bodyError(wr, err)
 	}
-	return q.validate()
+	return invalidRequest("invalid JSON in request body")
 }
 
 // bodies recycles request buffers; maxPooledBody keeps a rare huge body
@@ -196,18 +209,8 @@ func (q *request) validate() *apiError {
 	return nil
 }
 
-var _ json.Unmarshaler = (*request)(nil)
-
-// UnmarshalJSON walks the body that encoding/json has read and checked. It
-// keeps nothing of b.
-func (q *request) UnmarshalJSON(b []byte) error {
-	s := scanner{b: b}
-	if err := q.walk(&s); err != nil {
-		return err
-	}
-	return nil
-}
-
+// walk walks a Messages request. It keeps nothing of the body but the
+// model's name (and the last message when asked).
 func (q *request) walk(s *scanner) *fieldError {
 	if s.peek() != '{' {
 		return s.fail(msgDict)

@@ -60,10 +60,9 @@ func jsonKind(s *scanner) string {
 	return "a decimal number"
 }
 
-// walkChat walks a chat completion request that encoding/json has read
-// and checked. It keeps nothing of b but the model's name.
-func (q *request) walkChat(b []byte) *apiError {
-	s := &scanner{b: b}
+// walkChat walks a chat completion request. It keeps nothing of the body
+// but the model's name (and the last message when asked).
+func (q *request) walkChat(s *scanner) *apiError {
 	if s.peek() != '{' {
 		return openaiParam("", "invalid_type", fmt.Sprintf("Invalid type for body: expected an object, but got %s instead.", jsonKind(s)))
 	}
