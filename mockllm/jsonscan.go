@@ -29,6 +29,8 @@ type scanner struct {
 	stack []byte
 	first bool
 	bad   bool
+	// escaped is whether the last string str read held an escape.
+	escaped bool
 }
 
 // maxDepth bounds the path kept for messages: "messages.0.content.1.content.2.text"
@@ -177,11 +179,23 @@ func (s *scanner) key() []byte {
 		return raw
 	}
 	s.i++
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	if s.escaped {
 		return []byte(unquote(raw))
 	}
 	return raw
 }
+
+// shortString is how many bytes str reads one at a time.
+const shortString = 32
+
+// asciiPlain marks the bytes a string holds as they are and that
+// decode to themselves: printable ASCII but the quote and the backslash.
+var asciiPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
 
 // str consumes a string (s.b[s.i] is its opening quote) and returns its raw
 // bytes between the quotes and the length in bytes of the Go string
@@ -191,7 +205,17 @@ func (s *scanner) key() []byte {
 // escape is a syntax error.
 func (s *scanner) str() (raw []byte, n int) {
 	start := s.i + 1
+	s.escaped = false
+	// Most strings (keys, roles, ids) are short and plain ASCII: read
+	// them a byte at a time before anything costlier.
 	i := start
+	for end := min(len(s.b), start+shortString); i < end && asciiPlain[s.b[i]]; i++ {
+	}
+	if i < len(s.b) && s.b[i] == '"' {
+		s.i = i + 1
+		return s.b[start:i], i - start
+	}
+	n = i - start
 	for {
 		j := i + plain(s.b[i:])
 		n += decodedLen(s.b[i:j])
@@ -209,6 +233,7 @@ func (s *scanner) str() (raw []byte, n int) {
 				s.fault()
 				return s.b[start:j], n
 			}
+			s.escaped = true
 			n += width
 			i = j + size
 		default:
