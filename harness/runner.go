@@ -94,19 +94,14 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 }
 
 // grid lists the shard's slice of the scenario × strategy runs, scenarios
-// outer, strategies inner. A scenario's conversation is built once and
-// shared, read-only, by its runs.
+// outer, strategies inner. A run builds its conversation when it starts
+// (run.go), so the grid holds no conversation and memory does not grow
+// with the number of scenarios.
 func grid(scenarios []*scenario.Scenario, strategies []recovery.Strategy, shard Shard) []job {
 	first, end := shard.Bounds(len(scenarios) * len(strategies))
 	jobs := make([]job, 0, end-first)
-	var last *scenario.Scenario
-	var req recovery.Request
 	for i := first; i < end; i++ {
-		sc := scenarios[i/len(strategies)]
-		if sc != last {
-			last, req = sc, Conversation(sc.Turn)
-		}
-		jobs = append(jobs, job{sc: sc, strategy: strategies[i%len(strategies)], request: req})
+		jobs = append(jobs, job{sc: scenarios[i/len(strategies)], strategy: strategies[i%len(strategies)]})
 	}
 	return jobs
 }
