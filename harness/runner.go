@@ -61,6 +61,9 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		Proxy:               nil, // loopback only, whatever the environment says
 		MaxIdleConnsPerHost: parallel * 2,
 		DisableCompression:  true,
+		// A long agent turn resends hundreds of kilobytes at each step:
+		// the default 4 KB buffer would write them in as many syscalls.
+		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
 	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed}

@@ -41,6 +41,10 @@ type request struct {
 	// rule reads it.
 	keepLast bool
 	last     []byte
+	// mem is the session's memo (memo.go), nil when it keeps none; memo
+	// is what decode learnt for the next body, when mem wants one.
+	mem  *memory
+	memo *bodyMemo
 }
 
 // lastContains reports whether the last message's content has text in
@@ -102,6 +106,10 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 	}
 	buf := bodies.Get().(*bytes.Buffer)
 	defer func() {
+		if q.memo != nil {
+			q.mem.last.Store(q.memo) // the memo keeps the buffer
+			return
+		}
 		if buf.Cap() <= maxPooledBody {
 			buf.Reset()
 			bodies.Put(buf)
@@ -124,6 +132,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 // first.
 func (q *request) decode(b []byte, wr wire) *apiError {
 	s := scanner{b: b, stack: make([]byte, 0, 16)}
+	if q.mem != nil && q.mem.on {
+		s.memo, s.remember = q.mem.last.Load(), true
+	}
 	var err *apiError
 	if wr == openaiWire {
 		err = q.walkChat(&s)
@@ -137,6 +148,9 @@ func (q *request) decode(b []byte, wr wire) *apiError {
 	if err != nil {
 		*q = request{}
 		return err
+	}
+	if s.remember {
+		q.memo = &bodyMemo{body: b, msgs: s.recs}
 	}
 	if wr == openaiWire {
 		return q.validateChat()
@@ -303,15 +317,22 @@ func (s *scanner) messages() (int, *fieldError) {
 		return 0, s.fail(msgList)
 	}
 	s.enter()
+	s.recs = s.recs[:0] // the last of a repeated key wins
 	total := 0
 	for i := 0; s.more(); i++ {
 		s.lastStart, s.lastEnd = 0, 0
+		if m, ok := s.reuse(i); ok {
+			total += m.tokens
+			continue
+		}
+		start := s.i
 		s.pushIdx(i)
 		n, err := s.message()
 		s.pop()
 		if err != nil {
 			return 0, err
 		}
+		s.note(memoMsg{start: start, end: s.i, tokens: n, lastStart: s.lastStart, lastEnd: s.lastEnd})
 		total += n
 	}
 	return total, nil

@@ -31,6 +31,12 @@ type scanner struct {
 	bad   bool
 	// escaped is whether the last string str read held an escape.
 	escaped bool
+	// memo is what the last body of the session held (memo.go), nil when
+	// it keeps none or a message differed; with remember set, recs
+	// gathers this body's messages for the next.
+	memo     *bodyMemo
+	remember bool
+	recs     []memoMsg
 }
 
 // maxDepth bounds the path kept for messages: "messages.0.content.1.content.2.text"

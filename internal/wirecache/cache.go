@@ -31,6 +31,30 @@ type Encoder func(i int, m recovery.Message) ([]byte, error)
 func (c *Cache) Messages(msgs []recovery.Message, encode Encoder) ([][]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	if err := c.update(msgs, encode); err != nil {
+		return nil, err
+	}
+	return append([][]byte(nil), c.enc...), nil
+}
+
+// Body is the request of head h and messages msgs: the frame build makes
+// for h with the encoded msgs spliced in (Frame.Body), encoding only what
+// the last call did not.
+func (c *Cache) Body(h Head, build func() (Frame, error), msgs []recovery.Message, encode Encoder) ([]byte, error) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if err := c.update(msgs, encode); err != nil {
+		return nil, err
+	}
+	f, err := c.frameOf(h, build)
+	if err != nil {
+		return nil, err
+	}
+	return f.Body(c.enc)
+}
+
+// update makes c.enc the encoding of msgs.
+func (c *Cache) update(msgs []recovery.Message, encode Encoder) error {
 	keep := 0
 	for keep < len(msgs) && keep < len(c.msgs) && same(c.msgs[keep], msgs[keep]) {
 		keep++
@@ -40,12 +64,12 @@ func (c *Cache) Messages(msgs []recovery.Message, encode Encoder) ([][]byte, err
 		b, err := encode(i, msgs[i])
 		if err != nil {
 			c.msgs, c.enc = c.msgs[:i], c.enc[:i]
-			return nil, err
+			return err
 		}
 		c.msgs = append(c.msgs, clone(msgs[i]))
 		c.enc = append(c.enc, b)
 	}
-	return append([][]byte(nil), c.enc...), nil
+	return nil
 }
 
 // Head is what a request holds besides its messages: the transports keep
@@ -70,6 +94,10 @@ type Frame struct {
 func (c *Cache) Frame(h Head, build func() (Frame, error)) (Frame, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
+	return c.frameOf(h, build)
+}
+
+func (c *Cache) frameOf(h Head, build func() (Frame, error)) (Frame, error) {
 	if c.frame != nil && c.head == h {
 		return *c.frame, nil
 	}

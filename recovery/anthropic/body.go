@@ -12,19 +12,11 @@ import (
 // (The SDK's encoder appends a message's own encoding verbatim into the
 // request's, which is what makes the splice exact.)
 func (p *Provider) body(req recovery.Request) ([]byte, error) {
-	msgs, err := p.cache.Messages(req.Messages, encodeMessage)
-	if err != nil {
-		return nil, err
-	}
 	head := wirecache.Head{Model: req.Model, System: req.System, MaxTokens: req.MaxTokens}
-	frame, err := p.cache.Frame(head, func() (wirecache.Frame, error) {
+	return p.cache.Body(head, func() (wirecache.Frame, error) {
 		b, err := headParams(req).MarshalJSON()
 		return wirecache.Frame{Skeleton: b}, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return frame.Body(msgs)
+	}, req.Messages, encodeMessage)
 }
 
 func encodeMessage(i int, m recovery.Message) ([]byte, error) {

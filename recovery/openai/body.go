@@ -14,12 +14,8 @@ import (
 // only splice them. (The SDK's encoder appends a message's own encoding
 // verbatim into the request's, which is what makes the splice exact.)
 func (p *Provider) body(req recovery.Request) ([]byte, error) {
-	msgs, err := p.cache.Messages(req.Messages, encodeMessage)
-	if err != nil {
-		return nil, err
-	}
 	head := wirecache.Head{Model: req.Model, System: req.System, MaxTokens: req.MaxTokens, Legacy: p.legacy}
-	frame, err := p.cache.Frame(head, func() (wirecache.Frame, error) {
+	return p.cache.Body(head, func() (wirecache.Frame, error) {
 		var f wirecache.Frame
 		var err error
 		if f.Skeleton, err = p.headParams(req).MarshalJSON(); err != nil || req.System == "" {
@@ -27,11 +23,7 @@ func (p *Provider) body(req recovery.Request) ([]byte, error) {
 		}
 		f.Lead, err = sdk.SystemMessage(req.System).MarshalJSON()
 		return f, err
-	})
-	if err != nil {
-		return nil, err
-	}
-	return frame.Body(msgs)
+	}, req.Messages, encodeMessage)
 }
 
 // encodeMessage encodes the wire messages of message i, joined by commas.
