@@ -3,9 +3,14 @@ package mockllm
 import (
 	"bytes"
 	"fmt"
+	"net/http"
+	"net/http/httptest"
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/scenario"
 )
 
 // outcome is everything decode makes of a body.
@@ -95,5 +100,35 @@ func TestMemoReadsAsWalking(t *testing.T) {
 		// Every corpus body after every other, a few apart.
 		all := corpus(t)
 		checkMemo(t, wr, append(all, grown...)...)
+	}
+}
+
+// TestOnlyOpenedSessionsRemember: a session the harness opens keeps the
+// last body's messages; one made by a request (serve) keeps nothing, so
+// its memory follows what is sent.
+func TestOnlyOpenedSessionsRemember(t *testing.T) {
+	sc := &scenario.Scenario{Name: "sc", Models: map[string]scenario.Model{"sonnet": {ContextWindow: 200000, MaxOutput: 64000}}}
+	srv := New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	if err := srv.Open("sc", "opened", nil); err != nil {
+		t.Fatal(err)
+	}
+	body := `{"model":"sonnet","max_tokens":10,"messages":[{"role":"user","content":"hi"}]}`
+	for _, session := range []string{"opened", "made"} {
+		r := httptest.NewRequest(http.MethodPost, "/sc/v1/messages", strings.NewReader(body))
+		r.Header.Set(SessionHeader, session)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, r)
+		if w.Code != http.StatusOK {
+			t.Fatalf("%s: status %d: %s", session, w.Code, w.Body)
+		}
+	}
+	srv.mu.RLock()
+	opened, made := srv.sessions[sessionKey{"sc", "opened"}], srv.sessions[sessionKey{"sc", "made"}]
+	srv.mu.RUnlock()
+	if m := opened.mem.last.Load(); m == nil || len(m.msgs) != 1 {
+		t.Errorf("the opened session remembers %+v", m)
+	}
+	if made.mem.on || made.mem.last.Load() != nil {
+		t.Errorf("a session made by a request remembers %+v", made.mem.last.Load())
 	}
 }
