@@ -29,6 +29,6 @@
 // hands the SDK the spliced body (option.WithRequestBody), byte for byte
 // what the SDK would have encoded (body.go): a resend and each step of an
 // agent turn cost no encoding of what was sent before. The params the SDK
-// is given hold the model only, so an OpenTelemetry
-// span that records request content sees no messages.
+// is given hold the model only, so an OpenTelemetry span that records
+// request content sees no messages.
 package openai
