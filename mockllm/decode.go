@@ -104,10 +104,20 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 	if r.Body == nil {
 		return bodyError(wr, io.EOF)
 	}
-	buf := bodies.Get().(*bytes.Buffer)
+	mem := q.mem
+	var buf *bytes.Buffer
+	if mem != nil && mem.on {
+		mem.inflight.Add(1)
+		defer mem.inflight.Add(-1)
+		buf = mem.spare.Swap(nil)
+	}
+	if buf == nil {
+		buf = bodies.Get().(*bytes.Buffer)
+	}
 	defer func() {
 		if q.memo != nil {
-			q.mem.last.Store(q.memo) // the memo keeps the buffer
+			q.memo.buf = buf // the memo keeps the buffer
+			mem.keep(q.memo)
 			return
 		}
 		if buf.Cap() <= maxPooledBody {

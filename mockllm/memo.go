@@ -25,6 +25,7 @@ import (
 type bodyMemo struct {
 	body []byte
 	msgs []memoMsg
+	buf  *bytes.Buffer // body's buffer
 }
 
 // memoMsg is one message of a memo: where it sits in the body, and what
@@ -36,10 +37,26 @@ type memoMsg struct {
 	lastStart, lastEnd int  // where its content sits
 }
 
-// memory is a session's memo, when it keeps one.
+// memory is a session's memo, when it keeps one, and the buffer of the
+// memo before it, for the next body: a session reads each body into the
+// buffer the last memo but one held, so a long agent turn allocates no
+// new buffer per step.
 type memory struct {
-	on   bool
-	last atomic.Pointer[bodyMemo]
+	on       bool
+	last     atomic.Pointer[bodyMemo]
+	spare    atomic.Pointer[bytes.Buffer]
+	inflight atomic.Int32 // bodies of the session being read now
+}
+
+// keep makes m the session's memo. The memo it replaces gives its buffer
+// for the next body only when no other body of the session is being read
+// (which could be reading that memo): a reader counts itself in before it
+// loads the memo, and the count is read after the memo is replaced.
+func (mem *memory) keep(m *bodyMemo) {
+	old := mem.last.Swap(m)
+	if old != nil && mem.inflight.Load() == 1 {
+		mem.spare.Store(old.buf)
+	}
 }
 
 // reuse reads message i from the memo when its bytes are those the memo

@@ -2,11 +2,13 @@ package mockllm
 
 import (
 	"bytes"
+	"encoding/json"
 	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"reflect"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/faultbench/faultbench/internal/clock"
@@ -131,4 +133,50 @@ func TestOnlyOpenedSessionsRemember(t *testing.T) {
 	if made.mem.on || made.mem.last.Load() != nil {
 		t.Errorf("a session made by a request remembers %+v", made.mem.last.Load())
 	}
+}
+
+// TestMemoUnderConcurrentRequests sends bodies of different lengths to
+// one opened session from several goroutines at once: each must be read
+// as it would be alone, whichever memo and buffer it meets.
+func TestMemoUnderConcurrentRequests(t *testing.T) {
+	sc := &scenario.Scenario{Name: "sc", Models: map[string]scenario.Model{"sonnet": {ContextWindow: 200000, MaxOutput: 64000}}}
+	srv := New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	if err := srv.Open("sc", "s", nil); err != nil {
+		t.Fatal(err)
+	}
+	bodies := agentBodies(anthropicWire, 80)
+	want := map[int]int{} // body length -> input tokens
+	for _, b := range bodies {
+		q := request{}
+		if e := q.decode(b, anthropicWire); e != nil {
+			t.Fatal(e)
+		}
+		want[len(b)] = q.inputTokens()
+	}
+	var wg sync.WaitGroup
+	for g := range 8 {
+		wg.Go(func() {
+			for i := range 150 {
+				b := bodies[(i*7+g*5)%len(bodies)]
+				r := httptest.NewRequest(http.MethodPost, "/sc/v1/messages", bytes.NewReader(b))
+				r.Header.Set(SessionHeader, "s")
+				w := httptest.NewRecorder()
+				srv.ServeHTTP(w, r)
+				if w.Code != http.StatusOK {
+					t.Errorf("status %d: %s", w.Code, w.Body)
+					return
+				}
+				var got struct {
+					Usage struct {
+						InputTokens int `json:"input_tokens"`
+					} `json:"usage"`
+				}
+				if err := json.Unmarshal(w.Body.Bytes(), &got); err != nil || got.Usage.InputTokens != want[len(b)] {
+					t.Errorf("body of %d bytes: %d input tokens (%v), want %d", len(b), got.Usage.InputTokens, err, want[len(b)])
+					return
+				}
+			}
+		})
+	}
+	wg.Wait()
 }
