@@ -22,7 +22,6 @@ import (
 type job struct {
 	sc       *scenario.Scenario
 	strategy recovery.Strategy
-	request  recovery.Request // the synthesised turn, shared read-only
 }
 
 // env is what every run of one Run call shares: the mock, its loopback
@@ -71,7 +70,7 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 		recovery.WithFallbacks(j.sc.Turn.Fallback...),
 		recovery.WithAuthRefresh(authRefresh(j.sc)),
 	)
-	req := j.request
+	req := Conversation(j.sc.Turn) // built now, dropped when the run ends
 	req.Background = j.sc.Turn.Background
 	var result ledger.Result
 	if len(j.sc.Tools) > 0 {

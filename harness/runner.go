@@ -61,6 +61,9 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		Proxy:               nil, // loopback only, whatever the environment says
 		MaxIdleConnsPerHost: parallel * 2,
 		DisableCompression:  true,
+		// A long agent turn resends hundreds of kilobytes at each step:
+		// the default 4 KB buffer would write them in as many syscalls.
+		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
 	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed}
@@ -94,19 +97,14 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 }
 
 // grid lists the shard's slice of the scenario × strategy runs, scenarios
-// outer, strategies inner. A scenario's conversation is built once and
-// shared, read-only, by its runs.
+// outer, strategies inner. A run builds its conversation when it starts
+// (run.go), so the grid holds no conversation and memory does not grow
+// with the number of scenarios.
 func grid(scenarios []*scenario.Scenario, strategies []recovery.Strategy, shard Shard) []job {
 	first, end := shard.Bounds(len(scenarios) * len(strategies))
 	jobs := make([]job, 0, end-first)
-	var last *scenario.Scenario
-	var req recovery.Request
 	for i := first; i < end; i++ {
-		sc := scenarios[i/len(strategies)]
-		if sc != last {
-			last, req = sc, Conversation(sc.Turn)
-		}
-		jobs = append(jobs, job{sc: sc, strategy: strategies[i%len(strategies)], request: req})
+		jobs = append(jobs, job{sc: scenarios[i/len(strategies)], strategy: strategies[i%len(strategies)]})
 	}
 	return jobs
 }

@@ -145,10 +145,8 @@ func (s *scanner) stringValue() (b []byte, ok bool) {
 		return nil, false
 	}
 	raw, _ := s.str()
-	for _, c := range raw {
-		if c == '\\' {
-			return []byte(unquote(raw)), true
-		}
+	if s.escaped {
+		return []byte(unquote(raw)), true
 	}
 	return raw, true
 }

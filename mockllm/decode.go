@@ -41,6 +41,10 @@ type request struct {
 	// rule reads it.
 	keepLast bool
 	last     []byte
+	// mem is the session's memo (memo.go), nil when it keeps none; memo
+	// is what decode learnt for the next body, when mem wants one.
+	mem  *memory
+	memo *bodyMemo
 }
 
 // lastContains reports whether the last message's content has text in
@@ -89,11 +93,10 @@ func countBytes(n int) int {
 
 // decodeBody reads the body of r into q and checks the fields the mock
 // needs, answering in the words of the wire. The body, at most 32 MB, is
-// read once into a pooled buffer; one pass of json.Valid checks its syntax
-// (only a body that fails it is decoded again, to say where), and the
-// wire's walker reads the buffer in place, measuring texts without making
-// strings of them, so a 400 KB conversation is neither copied again nor
-// kept.
+// read once into a pooled buffer, and the wire's walker reads the buffer
+// in place in one pass, checking its syntax and measuring texts without
+// making strings of them, so a 400 KB conversation is neither copied again
+// nor kept.
 func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *apiError {
 	if r.ContentLength > maxBodyBytes {
 		return errTooLarge(wr)
@@ -101,8 +104,22 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 	if r.Body == nil {
 		return bodyError(wr, io.EOF)
 	}
-	buf := bodies.Get().(*bytes.Buffer)
+	mem := q.mem
+	var buf *bytes.Buffer
+	if mem != nil && mem.on {
+		mem.inflight.Add(1)
+		defer mem.inflight.Add(-1)
+		buf = mem.spare.Swap(nil)
+	}
+	if buf == nil {
+		buf = bodies.Get().(*bytes.Buffer)
+	}
 	defer func() {
+		if q.memo != nil {
+			q.memo.buf = buf // the memo keeps the buffer
+			mem.keep(q.memo)
+			return
+		}
 		if buf.Cap() <= maxPooledBody {
 			buf.Reset()
 			bodies.Put(buf)
@@ -118,33 +135,53 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 	return q.decode(buf.Bytes(), wr)
 }
 
-// decode reads a whole body.
+// decode reads a whole body in one pass: the wire's walker checks the
+// syntax as it reads. Only a body that the walker refuses or finds unsound
+// is read again, by encoding/json, so that a body that is not JSON gets the
+// syntax error it always got, wherever in the body a field error came
+// first.
 func (q *request) decode(b []byte, wr wire) *apiError {
-	if !json.Valid(b) {
-		if wr == openaiWire {
-			return openaiUnparsable()
-		}
-		var v any
-		if err := json.Unmarshal(b, &v); err != nil {
-			if len(bytes.TrimSpace(b)) == 0 {
-				return bodyError(wr, io.EOF)
-			}
-			return bodyError(wr, err)
-		}
-		return invalidRequest("invalid JSON in request body")
+	s := scanner{b: b, stack: make([]byte, 0, 16)}
+	if q.mem != nil && q.mem.on {
+		s.memo, s.remember = q.mem.last.Load(), true
+	}
+	var err *apiError
+	if wr == openaiWire {
+		err = q.walkChat(&s)
+	} else if e := q.walk(&s); e != nil {
+		err = bodyError(wr, e)
+	}
+	if (err != nil || !s.end()) && !json.Valid(b) {
+		*q = request{} // a body that could not be decoded tells the journal nothing
+		return syntaxError(b, wr)
+	}
+	if err != nil {
+		*q = request{}
+		return err
+	}
+	if s.remember {
+		q.memo = &bodyMemo{body: b, msgs: s.recs}
 	}
 	if wr == openaiWire {
-		if err := q.walkChat(b); err != nil {
-			*q = request{} // a body that could not be decoded tells the journal nothing
-			return err
-		}
 		return q.validateChat()
 	}
-	if err := q.UnmarshalJSON(b); err != nil {
-		*q = request{}
+	return q.validate()
+}
+
+// syntaxError is the answer to a body that is not JSON, worded from what
+// encoding/json makes of it.
+func syntaxError(b []byte, wr wire) *apiError {
+	if wr == openaiWire {
+		return openaiUnparsable()
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		if len(bytes.TrimSpace(b)) == 0 {
+			return bodyError(wr, io.EOF)
+		}
 		return bodyError(wr, err)
 	}
-	return q.validate()
+	return invalidRequest("invalid JSON in request body")
 }
 
 // bodies recycles request buffers; maxPooledBody keeps a rare huge body
@@ -202,18 +239,8 @@ func (q *request) validate() *apiError {
 	return nil
 }
 
-var _ json.Unmarshaler = (*request)(nil)
-
-// UnmarshalJSON walks the body that encoding/json has read and checked. It
-// keeps nothing of b.
-func (q *request) UnmarshalJSON(b []byte) error {
-	s := scanner{b: b}
-	if err := q.walk(&s); err != nil {
-		return err
-	}
-	return nil
-}
-
+// walk walks a Messages request. It keeps nothing of the body but the
+// model's name (and the last message when asked).
 func (q *request) walk(s *scanner) *fieldError {
 	if s.peek() != '{' {
 		return s.fail(msgDict)
@@ -306,15 +333,22 @@ func (s *scanner) messages() (int, *fieldError) {
 		return 0, s.fail(msgList)
 	}
 	s.enter()
+	s.recs = s.recs[:0] // the last of a repeated key wins
 	total := 0
 	for i := 0; s.more(); i++ {
 		s.lastStart, s.lastEnd = 0, 0
+		if m, ok := s.reuse(i); ok {
+			total += m.tokens
+			continue
+		}
+		start := s.i
 		s.pushIdx(i)
 		n, err := s.message()
 		s.pop()
 		if err != nil {
 			return 0, err
 		}
+		s.note(memoMsg{start: start, end: s.i, tokens: n, lastStart: s.lastStart, lastEnd: s.lastEnd})
 		total += n
 	}
 	return total, nil

@@ -60,10 +60,9 @@ func jsonKind(s *scanner) string {
 	return "a decimal number"
 }
 
-// walkChat walks a chat completion request that encoding/json has read
-// and checked. It keeps nothing of b but the model's name.
-func (q *request) walkChat(b []byte) *apiError {
-	s := &scanner{b: b}
+// walkChat walks a chat completion request. It keeps nothing of the body
+// but the model's name (and the last message when asked).
+func (q *request) walkChat(s *scanner) *apiError {
 	if s.peek() != '{' {
 		return openaiParam("", "invalid_type", fmt.Sprintf("Invalid type for body: expected an object, but got %s instead.", jsonKind(s)))
 	}
@@ -156,10 +155,23 @@ func (q *request) readChatMessages(s *scanner) *apiError {
 	q.hasMessages = true
 	q.messages, q.systemTokens, q.messageTokens = 0, 0, 0 // the last of a repeated key wins
 	s.enter()
+	s.recs = s.recs[:0]
 	for i := 0; s.more(); i++ {
 		s.lastStart, s.lastEnd = 0, 0
-		if err := q.readChatMessage(s, i); err != nil {
-			return err
+		m, ok := s.reuse(i)
+		if !ok {
+			m.start = s.i
+			var err *apiError
+			if m.tokens, m.system, err = readChatMessage(s, i); err != nil {
+				return err
+			}
+			m.end, m.lastStart, m.lastEnd = s.i, s.lastStart, s.lastEnd
+			s.note(m)
+		}
+		if m.system {
+			q.systemTokens += m.tokens
+		} else {
+			q.messageTokens += m.tokens
 		}
 		q.messages++
 	}
@@ -169,9 +181,11 @@ func (q *request) readChatMessages(s *scanner) *apiError {
 	return nil
 }
 
-func (q *request) readChatMessage(s *scanner, i int) *apiError {
+// readChatMessage reads message i and returns its tokens and whether
+// it is a system (or developer) message.
+func readChatMessage(s *scanner, i int) (int, bool, *apiError) {
 	if s.peek() != '{' {
-		return openaiType(s, fmt.Sprintf("messages[%d]", i), "an object")
+		return 0, false, openaiType(s, fmt.Sprintf("messages[%d]", i), "an object")
 	}
 	s.enter()
 	var (
@@ -184,7 +198,7 @@ func (q *request) readChatMessage(s *scanner, i int) *apiError {
 		switch k := s.key(); string(k) {
 		case "role":
 			if s.peek() != '"' {
-				return openaiType(s, fmt.Sprintf("messages[%d].role", i), "a string")
+				return 0, false, openaiType(s, fmt.Sprintf("messages[%d].role", i), "a string")
 			}
 			role, _ = s.stringValue()
 			hasRole = true
@@ -200,26 +214,25 @@ func (q *request) readChatMessage(s *scanner, i int) *apiError {
 			s.skip()
 		}
 		if err != nil {
-			return err
+			return 0, false, err
 		}
 	}
 	if !hasRole {
-		return openaiMissing(fmt.Sprintf("messages[%d].role", i))
+		return 0, false, openaiMissing(fmt.Sprintf("messages[%d].role", i))
 	}
-	n := content + calls
+	var system bool
 	switch string(role) {
 	case "system", "developer":
-		q.systemTokens += n
+		system = true
 	case "user", "assistant", "tool", "function":
-		q.messageTokens += n
 	default:
-		return openaiParam(fmt.Sprintf("messages[%d].role", i), "invalid_value", fmt.Sprintf(
+		return 0, false, openaiParam(fmt.Sprintf("messages[%d].role", i), "invalid_value", fmt.Sprintf(
 			"Invalid value: '%s'. Supported values are: 'system', 'assistant', 'user', 'function', 'tool', and 'developer'.", role))
 	}
 	if !hasContent && string(role) != "assistant" {
-		return openaiMissing(fmt.Sprintf("messages[%d].content", i))
+		return 0, false, openaiMissing(fmt.Sprintf("messages[%d].content", i))
 	}
-	return nil
+	return content + calls, system, nil
 }
 
 // readChatContent reads a message's content: a string, null, or a list of

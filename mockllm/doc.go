@@ -131,7 +131,9 @@
 // # Determinism
 //
 // The mock never reads the wall clock or a global random source: time
-// comes from the Clock it is given, IDs from a hash. It keeps no request
-// body: encoding/json checks each body once, read from a reader limited to
-// 32 MB, and the decoders measure its texts in place.
+// comes from the Clock it is given, IDs from a hash. Each body is read
+// once, from a reader limited to 32 MB: the decoders check its syntax and
+// measure its texts in place, in one pass. It keeps no request body, but
+// for the sessions the harness opens, which remember the last one to read
+// a resent history once (memo.go).
 package mockllm

@@ -9,11 +9,13 @@ import (
 	"unicode/utf8"
 )
 
-// scanner walks one JSON value that encoding/json has already read and
-// checked for syntax, without copying it: strings are measured, not
-// decoded, and a path of the keys and indices it is inside names a field
-// that has the wrong type. It never panics on a truncated value; past the
-// end it sees zero bytes.
+// scanner walks one JSON value in place, without copying it, and checks
+// its syntax as it goes (jsonvalid.go): strings are measured, not decoded,
+// and a path of the keys and indices it is inside names a field that has
+// the wrong type. The first syntax error it meets sets bad and moves it to
+// the end of the input, where it sees zero bytes, so every loop of a walker
+// ends; a walker that returns with bad set has read a body that is not
+// JSON. It never panics on a truncated value.
 type scanner struct {
 	b     []byte
 	i     int
@@ -21,6 +23,20 @@ type scanner struct {
 	depth int
 	// last is where the content of the last message read sits in b.
 	lastStart, lastEnd int
+	// stack holds the closing byte of every object and array the scanner
+	// is inside; first is set between entering one and reading its first
+	// member.
+	stack []byte
+	first bool
+	bad   bool
+	// escaped is whether the last string str read held an escape.
+	escaped bool
+	// memo is what the last body of the session held (memo.go), nil when
+	// it keeps none or a message differed; with remember set, recs
+	// gathers this body's messages for the next.
+	memo     *bodyMemo
+	remember bool
+	recs     []memoMsg
 }
 
 // maxDepth bounds the path kept for messages: "messages.0.content.1.content.2.text"
@@ -114,65 +130,123 @@ func (s *scanner) isNull() bool {
 	return false
 }
 
-// enter consumes the opening byte of an object or array.
-func (s *scanner) enter() { s.i++ }
+// enter consumes the opening byte of an object or array (the caller has
+// peeked it).
+func (s *scanner) enter() {
+	closer := byte(']')
+	if s.b[s.i] == '{' {
+		closer = '}'
+	}
+	s.stack = append(s.stack, closer)
+	s.i++
+	s.first = true
+	if len(s.stack) > maxNesting {
+		s.fault()
+	}
+}
 
 // more reports whether the object or array being walked has another
 // member, consuming the comma before it or the closing byte after the last.
+// Anything else there is a syntax error.
 func (s *scanner) more() bool {
-	switch s.peek() {
-	case ',':
-		s.i++
-		return true
-	case '}', ']', 0:
-		s.i++
+	if len(s.stack) == 0 {
+		s.fault()
 		return false
 	}
-	return true
+	c := s.peek()
+	first := s.first
+	s.first = false
+	switch top := s.stack[len(s.stack)-1]; {
+	case c == top:
+		s.i++
+		s.stack = s.stack[:len(s.stack)-1]
+		return false
+	case first && c != ',' && c != 0:
+		return true
+	case !first && c == ',':
+		s.i++
+		return true
+	}
+	s.fault()
+	return false
 }
 
 // key reads an object key and the colon after it and returns the key's
 // bytes, for a switch on string(key) that does not allocate. A key written
 // with escapes is decoded (rare, so the copy is fine).
 func (s *scanner) key() []byte {
-	s.peek()
-	raw, _ := s.str()
-	if s.peek() == ':' {
-		s.i++
+	if s.peek() != '"' {
+		s.fault()
+		return nil
 	}
-	if bytes.IndexByte(raw, '\\') >= 0 {
+	raw, _ := s.str()
+	if s.peek() != ':' {
+		s.fault()
+		return raw
+	}
+	s.i++
+	if s.escaped {
 		return []byte(unquote(raw))
 	}
 	return raw
 }
 
+// shortString is how many bytes str reads one at a time.
+const shortString = 32
+
+// asciiPlain marks the bytes a string holds as they are and that
+// decode to themselves: printable ASCII but the quote and the backslash.
+var asciiPlain = func() (t [256]bool) {
+	for c := 0x20; c < 0x80; c++ {
+		t[c] = c != '"' && c != '\\'
+	}
+	return t
+}()
+
 // str consumes a string (s.b[s.i] is its opening quote) and returns its raw
 // bytes between the quotes and the length in bytes of the Go string
 // encoding/json would decode it to: escapes decoded, invalid UTF-8 and lone
 // surrogates replaced by U+FFFD, exactly as json.Unmarshal does.
+// A string that is not terminated, holds a control byte or a malformed
+// escape is a syntax error.
 func (s *scanner) str() (raw []byte, n int) {
 	start := s.i + 1
+	s.escaped = false
+	// Most strings (keys, roles, ids) are short and plain ASCII: read
+	// them a byte at a time before anything costlier.
 	i := start
-	for i < len(s.b) {
-		rest := s.b[i:]
-		q := bytes.IndexByte(rest, '"')
-		if q < 0 {
-			q = len(rest)
-		}
-		bs := bytes.IndexByte(rest[:q], '\\')
-		if bs < 0 {
-			n += decodedLen(rest[:q])
-			s.i = i + q + 1
-			return s.b[start : i+q], n
-		}
-		n += decodedLen(rest[:bs])
-		i += bs
-		size, width := escapeLen(s.b[i:])
-		n += width
-		i += size
+	for end := min(len(s.b), start+shortString); i < end && asciiPlain[s.b[i]]; i++ {
 	}
-	s.i = len(s.b)
-	return s.b[start:], n
+	if i < len(s.b) && s.b[i] == '"' {
+		s.i = i + 1
+		return s.b[start:i], i - start
+	}
+	n = i - start
+	for {
+		j := i + plain(s.b[i:])
+		n += decodedLen(s.b[i:j])
+		if j == len(s.b) {
+			s.fault()
+			return s.b[start:j], n
+		}
+		switch s.b[j] {
+		case '"':
+			s.i = j + 1
+			return s.b[start:j], n
+		case '\\':
+			size, width, ok := escapeLen(s.b[j:])
+			if !ok {
+				s.fault()
+				return s.b[start:j], n
+			}
+			s.escaped = true
+			n += width
+			i = j + size
+		default:
+			s.fault()
+			return s.b[start:j], n
+		}
+	}
 }
 
 // decodedLen is the length of plain (escape-free) string bytes once
@@ -195,27 +269,32 @@ func decodedLen(b []byte) int {
 }
 
 // escapeLen reads the escape at the start of b (b[0] is the backslash) and
-// returns how many bytes it spans and how many it decodes to.
-func escapeLen(b []byte) (size, width int) {
+// returns how many bytes it spans and how many it decodes to; ok is false
+// for an escape JSON does not have.
+func escapeLen(b []byte) (size, width int, ok bool) {
 	if len(b) < 2 {
-		return len(b), 0
+		return len(b), 0, false
 	}
-	if b[1] != 'u' {
-		return 2, 1
+	switch b[1] {
+	case '"', '\\', '/', 'b', 'f', 'n', 'r', 't':
+		return 2, 1, true
+	case 'u':
+	default:
+		return 2, 1, false
 	}
 	r := hex4(b[2:])
 	if r < 0 {
-		return 2, 1
+		return 2, 1, false
 	}
 	if utf16.IsSurrogate(r) {
 		if len(b) >= 12 && b[6] == '\\' && b[7] == 'u' {
 			if dec := utf16.DecodeRune(r, hex4(b[8:])); dec != utf8.RuneError {
-				return 12, utf8.RuneLen(dec)
+				return 12, utf8.RuneLen(dec), true
 			}
 		}
-		return 6, utf8.RuneLen(utf8.RuneError)
+		return 6, utf8.RuneLen(utf8.RuneError), true
 	}
-	return 6, utf8.RuneLen(r)
+	return 6, utf8.RuneLen(r), true
 }
 
 // hex4 decodes four hex digits, or returns -1.
@@ -248,72 +327,8 @@ func unquote(raw []byte) string {
 	quoted := make([]byte, 0, len(raw)+2)
 	quoted = append(append(append(quoted, '"'), raw...), '"')
 	var out string
-	_ = json.Unmarshal(quoted, &out) // raw came out of a checked value
+	_ = json.Unmarshal(quoted, &out) // a raw that is not a JSON string has set bad: its value is never used
 	return out
-}
-
-// skip consumes any value.
-func (s *scanner) skip() {
-	switch s.peek() {
-	case '"':
-		s.skipString()
-	case '{', '[':
-		depth := 0
-		for s.i < len(s.b) {
-			switch s.b[s.i] {
-			case '"':
-				s.skipString()
-				continue
-			case '{', '[':
-				depth++
-			case '}', ']':
-				depth--
-				if depth == 0 {
-					s.i++
-					return
-				}
-			}
-			s.i++
-		}
-	default:
-		s.literal()
-	}
-}
-
-// skipString consumes a string without measuring it.
-func (s *scanner) skipString() {
-	i := s.i + 1
-	for {
-		q := bytes.IndexByte(s.b[i:], '"')
-		if q < 0 {
-			s.i = len(s.b)
-			return
-		}
-		i += q
-		// The quote is escaped if an odd number of backslashes precede it.
-		bs := 0
-		for j := i - 1; j > s.i && s.b[j] == '\\'; j-- {
-			bs++
-		}
-		i++
-		if bs%2 == 0 {
-			s.i = i
-			return
-		}
-	}
-}
-
-// literal consumes a number, true, false or null and returns its bytes.
-func (s *scanner) literal() []byte {
-	start := s.i
-	for s.i < len(s.b) {
-		switch s.b[s.i] {
-		case ',', '}', ']', ' ', '\t', '\n', '\r':
-			return s.b[start:s.i]
-		}
-		s.i++
-	}
-	return s.b[start:s.i]
 }
 
 // integer reads a JSON number that must be an integer. ok is false for a

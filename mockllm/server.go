@@ -102,6 +102,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 	}
 	sess := newSession(sc, session, clock, &s.seq, &s.entries)
 	sess.start, sess.started = clock.Now(), true
+	sess.mem.on = true // memo.go
 	key := sessionKey{name, session}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -230,6 +231,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 
+	sess := s.session(sc, name, sessName)
 	in := incoming{wire: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
 	switch {
 	case r.Method != http.MethodPost:
@@ -239,9 +241,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
 	default:
 		in.req.keepLast = sc.contains
+		if sess != nil {
+			in.req.mem = &sess.mem
+		}
 		in.rejected = decodeBody(w, r, &in.req, wr)
 	}
-	sess := s.session(sc, name, sessName)
 	if sess == nil {
 		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
 		reject(w, r, e, wr, requestID(name, sessName, 0))

@@ -79,6 +79,7 @@ type session struct {
 	asked    time.Duration // the wait the last answer asked for
 	hasAsked bool
 	records  journal
+	mem      memory // the last body's messages, in a session made by Open (memo.go)
 }
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64, budget *entryBudget) *session {

@@ -12,4 +12,11 @@
 // *recovery.APIError that wraps the SDK's *anthropic.Error, and any other
 // failure the SDK's error wrapped with %w, so that the classifier can still
 // find the connection reset or the context error in its chain.
+//
+// A Provider encodes each message with the SDK's own encoder once and
+// hands the SDK the spliced body (option.WithRequestBody), byte for byte
+// what the SDK would have encoded (body.go): a resend and each step of an
+// agent turn cost no encoding of what was sent before. The params the SDK
+// is given hold the model and the output budget only, so an OpenTelemetry
+// span that records request content sees no messages.
 package anthropic

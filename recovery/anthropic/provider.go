@@ -12,6 +12,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -23,14 +24,19 @@ import (
 const DefaultRequestTimeout = 10 * time.Minute
 
 // Provider sends recovery requests through the Anthropic Messages API with
-// the SDK's own retries off. A Provider is immutable and safe for
-// concurrent use.
+// the SDK's own retries off. A Provider is safe for concurrent use; its
+// settings never change. It keeps the SDK's encoding of the messages of
+// the last conversation it sent (body.go), so a resend or the next step of
+// an agent turn encodes only what is new: give each conversation its own
+// Provider (each With method returns one with an empty cache) for the
+// most reuse.
 type Provider struct {
 	client anthropic.Client
 	stream bool // send with "stream": true (stream.go)
 	// perRequest compute options from each request, in the order they were
 	// added.
 	perRequest []func(recovery.Request) []option.RequestOption
+	cache      *wirecache.Cache
 }
 
 var _ recovery.Provider = (*Provider)(nil)
@@ -47,7 +53,7 @@ func New(opts ...option.RequestOption) *Provider {
 	all = append(all, option.WithRequestTimeout(DefaultRequestTimeout))
 	all = append(all, opts...)
 	all = append(all, option.WithMaxRetries(0))
-	return &Provider{client: anthropic.NewClient(all...)}
+	return &Provider{client: anthropic.NewClient(all...), cache: new(wirecache.Cache)}
 }
 
 // WithRequestOptions returns a copy of p that adds the options f computes
@@ -56,6 +62,7 @@ func New(opts ...option.RequestOption) *Provider {
 // whatever f returns.
 func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestOption) *Provider {
 	q := *p
+	q.cache = new(wirecache.Cache)
 	if f == nil {
 		return &q
 	}
@@ -67,16 +74,20 @@ func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestO
 // prompt as one text block when there is one, and the messages in order as
 // text blocks. It never retries.
 func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Response, error) {
-	params, err := messageParams(req)
+	body, err := p.body(req)
 	if err != nil {
 		return nil, err
 	}
+	// The SDK sends body in place of its encoding of params: params carry
+	// what the SDK reads besides the body (the model and max_tokens, for
+	// its timeout), not the messages.
+	params := anthropic.MessageNewParams{Model: anthropic.Model(req.Model), MaxTokens: int64(req.MaxTokens), Messages: []anthropic.MessageParam{}}
 	var httpResp *http.Response
 	var opts []option.RequestOption
 	for _, f := range p.perRequest {
 		opts = append(opts, f(req)...)
 	}
-	opts = append(opts, option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
+	opts = append(opts, option.WithRequestBody("application/json", body), option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
 	if p.stream {
 		return p.sendStream(ctx, params, opts, &httpResp)
 	}
@@ -95,27 +106,44 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 	return response(msg, httpResp), nil
 }
 
+// messageParams is the request as the SDK's params. Send encodes them in
+// parts (body.go); the parts are byte for byte this encoded whole.
 func messageParams(req recovery.Request) (anthropic.MessageNewParams, error) {
+	params := headParams(req)
+	params.Messages = make([]anthropic.MessageParam, 0, len(req.Messages))
+	for i, m := range req.Messages {
+		mp, err := messageParam(i, m)
+		if err != nil {
+			return params, err
+		}
+		params.Messages = append(params.Messages, mp)
+	}
+	return params, nil
+}
+
+// headParams is the request without its messages.
+func headParams(req recovery.Request) anthropic.MessageNewParams {
 	params := anthropic.MessageNewParams{
 		Model:     anthropic.Model(req.Model),
 		MaxTokens: int64(req.MaxTokens),
-		Messages:  make([]anthropic.MessageParam, 0, len(req.Messages)),
+		Messages:  []anthropic.MessageParam{},
 	}
 	if req.System != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.System}}
 	}
-	for i, m := range req.Messages {
-		blocks := contentBlocks(m)
-		switch m.Role {
-		case "user":
-			params.Messages = append(params.Messages, anthropic.NewUserMessage(blocks...))
-		case "assistant":
-			params.Messages = append(params.Messages, anthropic.NewAssistantMessage(blocks...))
-		default:
-			return params, fmt.Errorf("anthropic: message %d has role %q, want user or assistant", i, m.Role)
-		}
+	return params
+}
+
+// messageParam is message i as the SDK's param.
+func messageParam(i int, m recovery.Message) (anthropic.MessageParam, error) {
+	blocks := contentBlocks(m)
+	switch m.Role {
+	case "user":
+		return anthropic.NewUserMessage(blocks...), nil
+	case "assistant":
+		return anthropic.NewAssistantMessage(blocks...), nil
 	}
-	return params, nil
+	return anthropic.MessageParam{}, fmt.Errorf("anthropic: message %d has role %q, want user or assistant", i, m.Role)
 }
 
 // contentBlocks maps a message onto content blocks: its tool results first

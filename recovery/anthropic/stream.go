@@ -10,6 +10,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -25,6 +26,7 @@ import (
 func (p *Provider) WithStream(on bool) *Provider {
 	q := *p
 	q.stream = on
+	q.cache = new(wirecache.Cache)
 	return &q
 }
 

@@ -12,16 +12,22 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
 )
 
 // Provider sends recovery requests as OpenAI chat completions with the
-// SDK's own retries off. A Provider is immutable and safe for concurrent
-// use.
+// SDK's own retries off. A Provider is safe for concurrent use; its
+// settings never change. It keeps the SDK's encoding of the messages of
+// the last conversation it sent (body.go), so a resend or the next step of
+// an agent turn encodes only what is new: give each conversation its own
+// Provider (each With method returns one with an empty cache) for the
+// most reuse.
 type Provider struct {
 	client     sdk.Client
 	legacy     bool
 	perRequest []func(recovery.Request) []option.RequestOption
+	cache      *wirecache.Cache
 }
 
 var _ recovery.Provider = (*Provider)(nil)
@@ -32,7 +38,7 @@ var _ recovery.Provider = (*Provider)(nil)
 // last so that no option can turn the SDK's retries back on.
 func New(opts ...option.RequestOption) *Provider {
 	all := append(append([]option.RequestOption(nil), opts...), option.WithMaxRetries(0))
-	return &Provider{client: sdk.NewClient(all...)}
+	return &Provider{client: sdk.NewClient(all...), cache: new(wirecache.Cache)}
 }
 
 // WithLegacyMaxTokens returns a copy of p that sends the output budget as
@@ -41,6 +47,7 @@ func New(opts ...option.RequestOption) *Provider {
 func (p *Provider) WithLegacyMaxTokens() *Provider {
 	q := *p
 	q.legacy = true
+	q.cache = new(wirecache.Cache)
 	return &q
 }
 
@@ -49,6 +56,7 @@ func (p *Provider) WithLegacyMaxTokens() *Provider {
 // off whatever f returns.
 func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestOption) *Provider {
 	q := *p
+	q.cache = new(wirecache.Cache)
 	if f != nil {
 		q.perRequest = append(append([]func(recovery.Request) []option.RequestOption(nil), p.perRequest...), f)
 	}
@@ -57,16 +65,19 @@ func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestO
 
 // Send makes one chat completion for req. It never retries.
 func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Response, error) {
-	params, err := p.params(req)
+	body, err := p.body(req)
 	if err != nil {
 		return nil, err
 	}
+	// The SDK sends body in place of its encoding of params, which carry
+	// only the model.
+	params := sdk.ChatCompletionNewParams{Model: sdk.ChatModel(req.Model), Messages: []sdk.ChatCompletionMessageParamUnion{}}
 	var httpResp *http.Response
 	var opts []option.RequestOption
 	for _, f := range p.perRequest {
 		opts = append(opts, f(req)...)
 	}
-	opts = append(opts, option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
+	opts = append(opts, option.WithRequestBody("application/json", body), option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
 
 	completion, err := p.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
@@ -83,10 +94,28 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 	return response(completion, httpResp), nil
 }
 
+// params is the request as the SDK's params. Send encodes them in parts
+// (body.go); the parts are byte for byte this encoded whole.
 func (p *Provider) params(req recovery.Request) (sdk.ChatCompletionNewParams, error) {
+	params := p.headParams(req)
+	if req.System != "" {
+		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
+	}
+	for i, m := range req.Messages {
+		wire, err := messageParams(i, m)
+		if err != nil {
+			return params, err
+		}
+		params.Messages = append(params.Messages, wire...)
+	}
+	return params, nil
+}
+
+// headParams is the request without its messages.
+func (p *Provider) headParams(req recovery.Request) sdk.ChatCompletionNewParams {
 	params := sdk.ChatCompletionNewParams{
 		Model:    sdk.ChatModel(req.Model),
-		Messages: make([]sdk.ChatCompletionMessageParamUnion, 0, len(req.Messages)+1),
+		Messages: []sdk.ChatCompletionMessageParamUnion{},
 	}
 	if req.MaxTokens > 0 {
 		if p.legacy {
@@ -95,47 +124,46 @@ func (p *Provider) params(req recovery.Request) (sdk.ChatCompletionNewParams, er
 			params.MaxCompletionTokens = sdk.Int(int64(req.MaxTokens))
 		}
 	}
-	if req.System != "" {
-		params.Messages = append(params.Messages, sdk.SystemMessage(req.System))
-	}
-	for i, m := range req.Messages {
-		switch m.Role {
-		case "user":
-			// Tool results are messages of role tool, one per call, before
-			// the user's own text (sent when there is any or nothing else).
-			for _, r := range m.ToolResults {
-				params.Messages = append(params.Messages, sdk.ToolMessage(r.Content, r.ToolUseID))
-			}
-			if m.Text != "" || len(m.ToolResults) == 0 {
-				params.Messages = append(params.Messages, sdk.UserMessage(m.Text))
-			}
-		case "assistant":
-			if len(m.ToolCalls) == 0 {
-				params.Messages = append(params.Messages, sdk.AssistantMessage(m.Text))
-				continue
-			}
-			var a sdk.ChatCompletionAssistantMessageParam
-			if m.Text != "" {
-				a.Content.OfString = sdk.String(m.Text)
-			}
-			for _, c := range m.ToolCalls {
-				args := string(c.Input)
-				if args == "" {
-					args = "{}"
-				}
-				a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
-					OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
-						ID:       c.ID,
-						Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
-					},
-				})
-			}
-			params.Messages = append(params.Messages, sdk.ChatCompletionMessageParamUnion{OfAssistant: &a})
-		default:
-			return params, fmt.Errorf("openai: message %d has role %q, want user or assistant", i, m.Role)
+	return params
+}
+
+// messageParams maps message i onto the wire's messages: a user message's
+// tool results become messages of role tool, one per call, before the
+// user's own text (sent when there is any or nothing else).
+func messageParams(i int, m recovery.Message) ([]sdk.ChatCompletionMessageParamUnion, error) {
+	switch m.Role {
+	case "user":
+		out := make([]sdk.ChatCompletionMessageParamUnion, 0, len(m.ToolResults)+1)
+		for _, r := range m.ToolResults {
+			out = append(out, sdk.ToolMessage(r.Content, r.ToolUseID))
 		}
+		if m.Text != "" || len(m.ToolResults) == 0 {
+			out = append(out, sdk.UserMessage(m.Text))
+		}
+		return out, nil
+	case "assistant":
+		if len(m.ToolCalls) == 0 {
+			return []sdk.ChatCompletionMessageParamUnion{sdk.AssistantMessage(m.Text)}, nil
+		}
+		var a sdk.ChatCompletionAssistantMessageParam
+		if m.Text != "" {
+			a.Content.OfString = sdk.String(m.Text)
+		}
+		for _, c := range m.ToolCalls {
+			args := string(c.Input)
+			if args == "" {
+				args = "{}"
+			}
+			a.ToolCalls = append(a.ToolCalls, sdk.ChatCompletionMessageToolCallUnionParam{
+				OfFunction: &sdk.ChatCompletionMessageFunctionToolCallParam{
+					ID:       c.ID,
+					Function: sdk.ChatCompletionMessageFunctionToolCallFunctionParam{Name: c.Name, Arguments: args},
+				},
+			})
+		}
+		return []sdk.ChatCompletionMessageParamUnion{{OfAssistant: &a}}, nil
 	}
-	return params, nil
+	return nil, fmt.Errorf("openai: message %d has role %q, want user or assistant", i, m.Role)
 }
 
 func response(c *sdk.ChatCompletion, httpResp *http.Response) *recovery.Response {

@@ -1,0 +1,90 @@
+package mockllm
+
+import (
+	"bytes"
+	"sync/atomic"
+)
+
+// A client resends its whole conversation with every request: a retry
+// resends the same body, and each step of an agent turn the same messages
+// and one or two more. A session opened with Server.Open (the harness's,
+// one per run, closed when the run ends) keeps what the decoder learnt of
+// the messages of the last body it read, and the next body's decoder
+// reuses each message that is byte for byte the same at the same offset,
+// instead of walking it again. A message is a whole JSON value, so bytes
+// checked once are sound wherever they stand; what the walker reads of it
+// (tokens, whether it is the system prompt, where its content sits)
+// depends on its bytes alone. The output is the same as walking: the
+// decoder's tests run with and without a memo.
+//
+// Sessions made by a request (faultbench serve) keep no memo, so memory
+// follows what a hostile client sends, not what it sent before.
+
+// bodyMemo is what the decoder learnt of one body's messages. It is
+// never changed once made.
+type bodyMemo struct {
+	body []byte
+	msgs []memoMsg
+	buf  *bytes.Buffer // body's buffer
+}
+
+// memoMsg is one message of a memo: where it sits in the body, and what
+// walking it gave.
+type memoMsg struct {
+	start, end         int
+	tokens             int
+	system             bool // OpenAI: a system or developer message
+	lastStart, lastEnd int  // where its content sits
+}
+
+// memory is a session's memo, when it keeps one, and the buffer of the
+// memo before it, for the next body: a session reads each body into the
+// buffer the last memo but one held, so a long agent turn allocates no
+// new buffer per step.
+type memory struct {
+	on       bool
+	last     atomic.Pointer[bodyMemo]
+	spare    atomic.Pointer[bytes.Buffer]
+	inflight atomic.Int32 // bodies of the session being read now
+}
+
+// keep makes m the session's memo. The memo it replaces gives its buffer
+// for the next body only when no other body of the session is being read
+// (which could be reading that memo): a reader counts itself in before it
+// loads the memo, and the count is read after the memo is replaced.
+func (mem *memory) keep(m *bodyMemo) {
+	old := mem.last.Swap(m)
+	if old != nil && mem.inflight.Load() == 1 {
+		mem.spare.Store(old.buf)
+	}
+}
+
+// reuse reads message i from the memo when its bytes are those the memo
+// saw at the same offset, moving past it; ok is false (and the memo is
+// dropped for the rest of the body) otherwise.
+func (s *scanner) reuse(i int) (m memoMsg, ok bool) {
+	if s.memo == nil {
+		return m, false
+	}
+	s.peek()
+	if i >= len(s.memo.msgs) {
+		s.memo = nil
+		return m, false
+	}
+	m = s.memo.msgs[i]
+	if m.start != s.i || m.end > len(s.b) || !bytes.Equal(s.b[m.start:m.end], s.memo.body[m.start:m.end]) {
+		s.memo = nil
+		return m, false
+	}
+	s.i = m.end
+	s.lastStart, s.lastEnd = m.lastStart, m.lastEnd
+	s.note(m)
+	return m, true
+}
+
+// note records a message for the next body's memo.
+func (s *scanner) note(m memoMsg) {
+	if s.remember {
+		s.recs = append(s.recs, m)
+	}
+}
