@@ -58,7 +58,13 @@ func completionID(scenario, session string, n int) string {
 	return "chatcmpl-" + string(h[:])
 }
 
-// toolUseID is the ID of the k-th tool call of an answer.
+// toolCallID is the ID of the k-th tool call of an OpenAI answer.
+func toolCallID(scenario, session string, n, k int) string {
+	h := idHex('t', scenario, session, n*64+k)
+	return "call_" + string(h[:])
+}
+
+// toolUseID is the ID of the k-th tool_use block of an Anthropic answer.
 func toolUseID(scenario, session string, n, k int) string {
 	h := idHex('t', scenario, session, n*64+k)
 	return "toolu_" + string(h[:])

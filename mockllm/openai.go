@@ -138,7 +138,11 @@ func finishReason(stop string) string {
 func appendCompletion(b []byte, a *answer, created int64) []byte {
 	b = appendHead(b, a, created, "chat.completion")
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
-	b = appendString(b, a.text)
+	if a.hasText() {
+		b = appendString(b, a.text)
+	} else {
+		b = append(b, "null"...)
+	}
 	b = append(b, `,"refusal":null,"annotations":[]`...)
 	if len(a.tools) > 0 {
 		b = append(b, `,"tool_calls":[`...)
@@ -213,7 +217,11 @@ func (r *reply) openaiEvents(ev *events) {
 		}
 		ev.end(append(b, '}'))
 	}
-	chunk(`{"role":"assistant","content":"","refusal":null}`, "", "")
+	if a.hasText() {
+		chunk(`{"role":"assistant","content":"","refusal":null}`, "", "")
+	} else {
+		chunk(`{"role":"assistant","content":null,"refusal":null}`, "", "")
+	}
 	chunks(a.text, func(s string) { chunk(`{"content":`, s, "}") })
 	for i := range a.tools {
 		t := &a.tools[i]

@@ -31,6 +31,12 @@ type answer struct {
 	tools                 []toolCall
 }
 
+// hasText reports whether the answer has a text block: an answer that only
+// calls tools has none, since the real APIs send none (Anthropic's content
+// starts with the tool_use, OpenAI's content is null) and refuse an empty
+// text block echoed back.
+func (a *answer) hasText() bool { return a.text != "" || len(a.tools) == 0 }
+
 // toolCall is a tool_use block of an answer (OpenAI: a tool call).
 type toolCall struct {
 	id, name string

@@ -289,7 +289,11 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 				input = step + "," + input[1:]
 			}
 		}
-		a.tools = append(a.tools, toolCall{id: toolUseID(sc.Name, s.name, s.n, k), name: r.ToolUse[j].Name, input: input})
+		id := toolUseID(sc.Name, s.name, s.n, k)
+		if rp.wire == openaiWire {
+			id = toolCallID(sc.Name, s.name, s.n, k)
+		}
+		a.tools = append(a.tools, toolCall{id: id, name: r.ToolUse[j].Name, input: input})
 		a.output += tokens.Count(input)
 	}
 	rp.ans = a

@@ -75,7 +75,7 @@ var _ = Describe("tool_use answers", func() {
 		Expect(inputs).To(Equal([]string{`{"at":1,"path":"a"}`, `{}`}))
 		Expect(m.StopReason).To(Equal("tool_use"))
 		Expect(m.Usage.OutputTokens).To(Equal(tokens.Count(inputs[0]) + tokens.Count(inputs[1])))
-		Expect(m.Content[1].ID).NotTo(Equal(m.Content[2].ID))
+		Expect(m.Content[0].ID).NotTo(Equal(m.Content[1].ID))
 		Expect(srv.Entries(scName, "s")[0].StopReason).To(Equal("tool_use"))
 	})
 
