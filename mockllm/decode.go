@@ -138,13 +138,19 @@ func (q *request) decode(b []byte, wr wire) *apiError {
 			*q = request{} // a body that could not be decoded tells the journal nothing
 			return err
 		}
-		return q.validateChat()
+		if err := q.validateChat(); err != nil {
+			return err
+		}
+		return checkChat(b)
 	}
 	if err := q.UnmarshalJSON(b); err != nil {
 		*q = request{}
 		return bodyError(wr, err)
 	}
-	return q.validate()
+	if err := q.validate(); err != nil {
+		return err
+	}
+	return checkMessages(b)
 }
 
 // bodies recycles request buffers; maxPooledBody keeps a rare huge body

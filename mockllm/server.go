@@ -204,6 +204,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.rejected = methodNotAllowed(r.Method)
 	case purposeIndex(in.purpose) < 0:
 		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, in.purpose, purposeTurn, purposeRepair))
+	case wr == anthropicWire && checkVersion(r.Header) != nil:
+		in.rejected = checkVersion(r.Header)
 	default:
 		in.req.keepLast = sc.contains
 		in.rejected = decodeBody(w, r, &in.req, wr)
