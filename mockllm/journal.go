@@ -93,7 +93,7 @@ func errorKind(status int, typ, msg string) string {
 	case status == 402 || typ == "billing_error":
 		return kindQuotaExhausted
 	case status == 429:
-		if mentions(msg, "quota", "billing", "credit") {
+		if mentions(msg, "quota", "billing", "credit", "usage limit") {
 			return kindQuotaExhausted
 		}
 		return kindRateLimit

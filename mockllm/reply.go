@@ -57,11 +57,14 @@ type reply struct {
 	headers map[string]string
 	// wait is what an error's headers ask the client to wait (0: nothing
 	// asked); OpenAI's rate-limit headers repeat it.
-	wait      time.Duration
-	input     int // the request's input tokens
-	requestID string
-	created   int64 // OpenAI's "created": the session's clock, Unix seconds
-	clock     Clock // the session's: delays and dribbles wait on it
+	wait time.Duration
+	// retryAfter is the retry-after the mock adds to a 429 whose rule sets
+	// none ("" when it adds none).
+	retryAfter string
+	input      int // the request's input tokens
+	requestID  string
+	created    int64 // OpenAI's "created": the session's clock, Unix seconds
+	clock      Clock // the session's: delays and dribbles wait on it
 }
 
 // status is the HTTP status the client sees: 0 when the fault sends none.
@@ -211,9 +214,19 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 		h["X-Request-Id"] = []string{r.requestID}
 		r.rateLimitHeaders(h)
 	}
-	for k, v := range r.headers {
-		h.Set(k, v)
+	if r.retryAfter != "" {
+		h["Retry-After"] = []string{r.retryAfter}
 	}
+	setRuleHeaders(h, r.headers)
+}
+
+// askedWait is the wait the reply's headers ask for: the rule's
+// retry-after-ms or retry-after, or the retry-after the mock added.
+func (r *reply) askedWait(now time.Time) (time.Duration, bool) {
+	if r.retryAfter != "" {
+		return retryAfterOf(map[string]string{"retry-after": r.retryAfter}, now)
+	}
+	return retryAfterOf(r.headers, now)
 }
 
 // streaming reports whether the reply goes out as server-sent events: an

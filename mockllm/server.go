@@ -185,11 +185,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		sc = s.scenarios[name]
 	}
 	if sc == nil {
-		msg := "Not found"
-		if ok {
-			msg = fmt.Sprintf("Not found: no scenario %q", name)
+		if !ok {
+			wr = wireOfPath(r.URL.Path)
 		}
-		reject(w, r, notFound(msg, wr), wr, requestID(r.URL.Path, sessName, 0))
+		reject(w, r, routeNotFound(r.Method, r.URL.Path, name, ok, wr), wr, requestID(r.URL.Path, sessName, 0))
 		return
 	}
 	if len(sessName) > maxSessionName {

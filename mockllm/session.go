@@ -1,6 +1,7 @@
 package mockllm
 
 import (
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -179,7 +180,7 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 	}
 	s.last, s.hasAsked = t, false
 	if rp.err != nil {
-		if d, ok := retryAfterOf(rp.headers, now); ok {
+		if d, ok := rp.askedWait(now); ok {
 			ms := d.Milliseconds()
 			e.RetryAfterMS, s.asked, s.hasAsked = &ms, d, true
 		}
@@ -213,13 +214,12 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 			s.toolAnswer(rp, q, i)
 			return
 		case !r.OK && r.Status >= 400:
-			rp.wait, _ = retryAfterOf(r.Headers, now)
-			rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, q.model, rp.wait)
+			s.scriptedError(rp, &sc.Script[i], q.model, t, now)
 			return
 		case !r.Fault.IsZero():
 			rp.fault = r.Fault
 			if r.Fault.Kind == scenario.FaultError {
-				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0)
+				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0, rp.requestID)
 				if !q.stream {
 					// No stream to fail in: the error comes as its status.
 					rp.err = failure
@@ -231,6 +231,29 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 		}
 	}
 	s.compose(rp, q, m, purpose)
+}
+
+// scriptedError fills the error rule r answers with, and the wait it
+// asks for: what its headers say (retry-after-ms, retry-after, the reset
+// of the shut rate-limit window); for a 429 that says nothing, the time
+// left in the rule's window (when.before), else 1 s. A rate-limit 429
+// carries that wait in retry-after unless the rule sets retry-after or
+// retry-after-ms itself (an empty value removes it); OpenAI's message and
+// reset headers state the same wait.
+func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t time.Duration, now time.Time) {
+	r := &rule.Respond
+	wait, asked := ruleWait(r.Headers, now)
+	if !asked && r.Status == http.StatusTooManyRequests {
+		wait = defaultRateLimitWait
+		if b := rule.When.Before.D(); b > t {
+			wait = b - t
+		}
+	}
+	rp.wait = wait
+	rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, model, wait, rp.requestID)
+	if rp.err.kind == kindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
+		rp.retryAfter = retryAfterSeconds(wait)
+	}
 }
 
 // compose fills a complete answer: the turn's answer, or a repair call's

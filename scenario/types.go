@@ -133,7 +133,9 @@ type Respond struct {
 	Type    string `yaml:"type"`
 	Message string `yaml:"message"`
 	// Fault answers with a transport or stream fault: see Fault.
-	Fault   Fault             `yaml:"fault"`
+	Fault Fault `yaml:"fault"`
+	// Headers are set on the answer over the mock's own; an empty value
+	// removes one the mock sends by default (a 429's retry-after).
 	Headers map[string]string `yaml:"headers"`
 }
 
