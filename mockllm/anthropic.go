@@ -49,12 +49,19 @@ func appendAnswer(b []byte, a *answer) []byte {
 	return append(appendUsage(b, a), '}')
 }
 
+// appendUsage appends a message's usage as the real API writes it: the
+// input, the prompt cache's two counts (the mock caches nothing: 0), the
+// output and the service tier.
 func appendUsage(b []byte, a *answer) []byte {
+	return appendUsageOf(b, a.input, a.output)
+}
+
+func appendUsageOf(b []byte, input, output int) []byte {
 	b = append(b, `{"input_tokens":`...)
-	b = strconv.AppendInt(b, int64(a.input), 10)
-	b = append(b, `,"output_tokens":`...)
-	b = strconv.AppendInt(b, int64(a.output), 10)
-	return append(b, '}')
+	b = strconv.AppendInt(b, int64(input), 10)
+	b = append(b, `,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(output), 10)
+	return append(b, `,"service_tier":"standard"}`...)
 }
 
 // anthropicEvents appends the events of a streamed answer, in the order
@@ -69,9 +76,9 @@ func (r *reply) anthropicEvents(ev *events) {
 	b = appendString(b, a.id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
 	b = appendString(b, a.model)
-	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`...)
-	b = strconv.AppendInt(b, int64(a.input), 10)
-	ev.end(append(b, `,"output_tokens":1}}}`...))
+	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":`...)
+	b = appendUsageOf(b, a.input, 1)
+	ev.end(append(b, `}}`...))
 
 	first := 0 // the index of the first tool_use block
 	if a.hasText() {

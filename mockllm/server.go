@@ -47,6 +47,10 @@ type Server struct {
 	clock     Clock
 	scenarios map[string]*served // read-only after New
 	seq       atomic.Uint64      // orders journal entries across sessions
+	// resets counts Reset calls, and rejects the requests answered outside
+	// any session: both go into request IDs, so that no ID repeats in the
+	// server's lifetime.
+	resets, rejects atomic.Uint64
 
 	mu       sync.RWMutex // guards the map only; each session locks its own state
 	sessions map[sessionKey]*session
@@ -90,6 +94,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 		clock = s.clock
 	}
 	sess := newSession(sc, session, clock, &s.seq)
+	sess.gen = s.resets.Load()
 	sess.start, sess.started = clock.Now(), true
 	key := sessionKey{name, session}
 	s.mu.Lock()
@@ -143,7 +148,14 @@ func (s *Server) CloseSession(name, session string) {
 func (s *Server) Reset() {
 	s.mu.Lock()
 	s.sessions = make(map[sessionKey]*session)
+	s.resets.Add(1)
 	s.mu.Unlock()
+}
+
+// rejectID is the request ID of an answer outside any session: unique
+// for the server's lifetime.
+func (s *Server) rejectID(path string) string {
+	return requestID(path, "", int(s.rejects.Add(1)))
 }
 
 // session returns the session of a request, making it on first use with
@@ -163,6 +175,7 @@ func (s *Server) session(sc *served, name, session string) *session {
 			return nil
 		}
 		sess = newSession(sc, session, s.clock, &s.seq)
+		sess.gen = s.resets.Load()
 		s.sessions[key] = sess
 	}
 	return sess
@@ -188,11 +201,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			wr = wireOfPath(r.URL.Path)
 		}
-		reject(w, r, routeNotFound(r.Method, r.URL.Path, name, ok, wr), wr, requestID(r.URL.Path, sessName, 0))
+		reject(w, r, routeNotFound(r.Method, r.URL.Path, name, ok, wr), wr, s.rejectID(r.URL.Path))
 		return
 	}
 	if len(sessName) > maxSessionName {
-		reject(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, requestID(name, "", 0))
+		reject(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, s.rejectID(name))
 		return
 	}
 
@@ -212,7 +225,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	sess := s.session(sc, name, sessName)
 	if sess == nil {
 		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
-		reject(w, r, e, wr, requestID(name, sessName, 0))
+		reject(w, r, e, wr, s.rejectID(name))
 		return
 	}
 	rp := sess.serve(&in)

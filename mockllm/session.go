@@ -66,6 +66,9 @@ type session struct {
 	name     string
 	clock    Clock
 	seq      *atomic.Uint64 // the server's: orders entries across sessions
+	// gen is how many times the server was reset before the session was
+	// made: it goes into the session's IDs, which so never repeat.
+	gen uint64
 
 	mu       sync.Mutex
 	start    time.Time
@@ -81,6 +84,16 @@ type session struct {
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64) *session {
 	return &session{scenario: sc, name: name, clock: clock, seq: seq, uses: make([]int, len(sc.sc.Script))}
+}
+
+// idName is what the session's IDs are hashed from: its name, and the
+// server's resets before it when there were any (so a harness run, which
+// never resets, keeps the IDs it always had).
+func (s *session) idName() string {
+	if s.gen == 0 {
+		return s.name
+	}
+	return s.name + "\x00" + strconv.FormatUint(s.gen, 10)
 }
 
 // incoming is a request as the server hands it to its session: decoded, or
@@ -126,7 +139,7 @@ func (s *session) serve(in *incoming) reply {
 	sc := s.scenario.sc
 	rp := reply{
 		wire: in.wire, stream: in.req.stream, usage: in.req.includeUsage, input: in.req.inputTokens(),
-		requestID: requestID(sc.Name, s.name, s.n), created: now.Unix(), clock: s.clock,
+		requestID: requestID(sc.Name, s.idName(), s.n), created: now.Unix(), clock: s.clock,
 	}
 	if in.rejected != nil {
 		rp.err = in.rejected
@@ -267,9 +280,9 @@ func (s *session) compose(rp *reply, q *request, m scenario.Model, purpose strin
 	}
 	a := answer{model: q.model, stop: "end_turn", input: q.inputTokens(), output: tokens.Count(text), text: text}
 	if rp.wire == openaiWire {
-		a.id = completionID(sc.Name, s.name, s.n)
+		a.id = completionID(sc.Name, s.idName(), s.n)
 	} else {
-		a.id = messageID(sc.Name, s.name, s.n)
+		a.id = messageID(sc.Name, s.idName(), s.n)
 	}
 	limit := q.maxTokens
 	if limit == 0 {
@@ -298,9 +311,9 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 	}
 	a := answer{model: q.model, stop: "tool_use", input: q.inputTokens()}
 	if rp.wire == openaiWire {
-		a.id = completionID(sc.Name, s.name, s.n)
+		a.id = completionID(sc.Name, s.idName(), s.n)
 	} else {
-		a.id = messageID(sc.Name, s.name, s.n)
+		a.id = messageID(sc.Name, s.idName(), s.n)
 	}
 	for k, j := range idx {
 		input := s.scenario.inputs[i][j]
@@ -312,9 +325,9 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 				input = step + "," + input[1:]
 			}
 		}
-		id := toolUseID(sc.Name, s.name, s.n, k)
+		id := toolUseID(sc.Name, s.idName(), s.n, k)
 		if rp.wire == openaiWire {
-			id = toolCallID(sc.Name, s.name, s.n, k)
+			id = toolCallID(sc.Name, s.idName(), s.n, k)
 		}
 		a.tools = append(a.tools, toolCall{id: id, name: r.ToolUse[j].Name, input: input})
 		a.output += tokens.Count(input)
