@@ -131,6 +131,7 @@ func delta(ev *events, index int, head, s string) {
 	b = append(b, `,"delta":`...)
 	b = append(b, head...)
 	b = appendString(b, s)
+	ev.carry(len(s))
 	ev.end(append(b, `}}`...))
 }
 

@@ -134,12 +134,16 @@ var _ = Describe("routing", func() {
 		srv = mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
 	})
 
-	DescribeTable("answers a path it does not serve with 404 not_found_error",
+	DescribeTable("answers a path it does not serve with 404 not_found_error, and journals it",
 		func(path string) {
 			w := call{path: path}.send(srv, ask("sonnet", 10, 10))
 			Expect(w.Code).To(Equal(http.StatusNotFound))
 			Expect(errorOf(w).Error.Type).To(Equal("not_found_error"))
-			Expect(srv.Journal()).To(BeEmpty())
+			// Journalled with its route and status, not lost.
+			j := srv.Journal()
+			Expect(j).To(HaveLen(1))
+			Expect(j[0]).To(And(HaveField("Route", path), HaveField("Status", 404), HaveField("Kind", "not_found"),
+				HaveField("RequestID", w.Header().Get("request-id"))))
 		},
 		Entry("an unknown scenario", "/other/v1/messages"),
 		Entry("no scenario", "/v1/messages"),

@@ -221,6 +221,7 @@ func (r *reply) openaiEvents(ev *events) {
 		if tail != "" {
 			b = appendString(b, s)
 			b = append(b, tail...)
+			ev.carry(len(s))
 		}
 		b = append(b, `,"logprobs":null,"finish_reason":null}]`...)
 		if r.usage {

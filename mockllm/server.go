@@ -51,6 +51,7 @@ type Server struct {
 	// any session: both go into request IDs, so that no ID repeats in the
 	// server's lifetime.
 	resets, rejects atomic.Uint64
+	strays          strays // the journal of requests that reached no session
 
 	mu       sync.RWMutex // guards the map only; each session locks its own state
 	sessions map[sessionKey]*session
@@ -128,7 +129,7 @@ func (s *Server) Journal() []Entry {
 		all = append(all, sess)
 	}
 	s.mu.RUnlock()
-	var recs []record
+	recs := s.strays.appendTo(nil)
 	for _, sess := range all {
 		recs = sess.appendRecords(recs)
 	}
@@ -150,6 +151,7 @@ func (s *Server) Reset() {
 	s.sessions = make(map[sessionKey]*session)
 	s.resets.Add(1)
 	s.mu.Unlock()
+	s.strays.reset()
 }
 
 // rejectID is the request ID of an answer outside any session: unique
@@ -201,11 +203,11 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if !ok {
 			wr = wireOfPath(r.URL.Path)
 		}
-		reject(w, r, routeNotFound(r.Method, r.URL.Path, name, ok, wr), wr, s.rejectID(r.URL.Path))
+		s.stray(w, r, routeNotFound(r.Method, r.URL.Path, name, ok, wr), wr, name, sessName)
 		return
 	}
 	if len(sessName) > maxSessionName {
-		reject(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, s.rejectID(name))
+		s.stray(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, name, "")
 		return
 	}
 
@@ -220,12 +222,20 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.rejected = checkVersion(r.Header)
 	default:
 		in.req.keepLast = sc.contains
+		var hb *hashingBody
+		if r.Body != nil {
+			hb = newHashingBody(r.Body)
+			r.Body = hb
+		}
 		in.rejected = decodeBody(w, r, &in.req, wr)
+		if hb != nil {
+			in.fingerprint, in.hasBody = hb.fingerprint()
+		}
 	}
 	sess := s.session(sc, name, sessName)
 	if sess == nil {
 		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
-		reject(w, r, e, wr, s.rejectID(name))
+		s.stray(w, r, e, wr, name, "")
 		return
 	}
 	rp := sess.serve(&in)

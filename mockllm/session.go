@@ -80,6 +80,7 @@ type session struct {
 	asked    time.Duration // the wait the last answer asked for
 	hasAsked bool
 	records  journal
+	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 }
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64) *session {
@@ -104,6 +105,10 @@ type incoming struct {
 	rejected   *apiError // a bad method, purpose header or body
 	purpose    string
 	retryCount *int
+	// fingerprint hashes the body as read (hasBody: one was), so that a
+	// resend of it is known.
+	fingerprint uint64
+	hasBody     bool
 }
 
 // purposeIndex returns the counter of a purpose, or -1 for one the mock
@@ -169,6 +174,9 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		Wire:        in.wire.String(),
 		Stream:      in.req.stream,
 	}
+	if in.hasBody {
+		e.Resend = s.recent.resend(in.fingerprint, s.n)
+	}
 	if !rp.fault.IsZero() {
 		e.Fault = rp.fault.String()
 		if w, ok := s.clock.(Waiter); ok {
@@ -177,11 +185,15 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 			}
 		}
 	}
-	if rp.err == nil && e.Status == 200 {
+	switch {
+	case rp.err == nil && e.Status == 200 && (e.Kind == kindOK || e.Kind == kindTruncated):
 		e.OutputTokens, e.StopReason = rp.ans.output, rp.ans.stop
 		if in.wire == openaiWire {
 			e.StopReason = finishReason(rp.ans.stop)
 		}
+	case rp.err == nil && e.Status == 200:
+		// A 200 the fault broke: what the client got, and no stop reason.
+		e.OutputTokens = rp.outputSent()
 	}
 	if s.n > 1 {
 		gap := t - s.last

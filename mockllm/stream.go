@@ -12,6 +12,10 @@ import (
 type events struct {
 	buf  []byte
 	ends []int
+	// out counts the bytes of output text (text and tool arguments) the
+	// events so far carry; outs[i] is out at the end of event i.
+	out  int
+	outs []int
 }
 
 var eventsPool = sync.Pool{New: func() any { return &events{buf: make([]byte, 0, 4096)} }}
@@ -33,6 +37,18 @@ func (ev *events) begin(name string) []byte {
 func (ev *events) end(b []byte) {
 	ev.buf = append(b, '\n', '\n')
 	ev.ends = append(ev.ends, len(ev.buf))
+	ev.outs = append(ev.outs, ev.out)
+}
+
+// carry counts n bytes of output text in the event being built.
+func (ev *events) carry(n int) { ev.out += n }
+
+// outputTokens is the output the events kept carry, by the token rule.
+func (ev *events) outputTokens() int {
+	if len(ev.outs) == 0 {
+		return 0
+	}
+	return countBytes(ev.outs[len(ev.outs)-1])
 }
 
 // keep drops every event after the first n.
@@ -45,13 +61,13 @@ func (ev *events) keep(n int) {
 	} else {
 		ev.buf = ev.buf[:ev.ends[n-1]]
 	}
-	ev.ends = ev.ends[:n]
+	ev.ends, ev.outs = ev.ends[:n], ev.outs[:n]
 }
 
 // release puts ev back in the pool, unless a rare huge answer made it big.
 func (ev *events) release() {
 	if cap(ev.buf) <= 1<<20 {
-		ev.buf, ev.ends = ev.buf[:0], ev.ends[:0]
+		ev.buf, ev.ends, ev.outs, ev.out = ev.buf[:0], ev.ends[:0], ev.outs[:0], 0
 		eventsPool.Put(ev)
 	}
 }
@@ -116,4 +132,21 @@ func (r *reply) errorEvent(ev *events, e *apiError) {
 		return
 	}
 	ev.end(appendError(ev.begin("error"), e, r.requestID))
+}
+
+// outputSent is the output a 200 that a fault broke delivered: the text
+// and tool arguments of the stream events sent whole before the fault; a
+// body that does not stream delivers nothing usable once broken.
+func (r *reply) outputSent() int {
+	if !r.streaming() {
+		return 0
+	}
+	p := eventsPool.Get().(*events)
+	defer p.release()
+	r.streamEvents(p)
+	if r.fault.Kind == scenario.FaultMalformed || r.fault.Kind == scenario.FaultError {
+		// The broken event and the error event carry no output.
+		p.keep(len(p.ends) - 1)
+	}
+	return p.outputTokens()
 }
