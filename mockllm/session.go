@@ -233,7 +233,7 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 	if i := s.match(q, purpose, attempt, t); i >= 0 {
 		s.uses[i]++
 		r := &sc.Script[i].Respond
-		rp.headers = r.Headers
+		rp.headers = rebase(r.Headers, s.start)
 		switch {
 		case len(r.ToolUse) > 0:
 			s.toolAnswer(rp, q, i)
@@ -267,7 +267,7 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 // reset headers state the same wait.
 func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
-	wait, asked := ruleWait(r.Headers, now)
+	wait, asked := ruleWait(rp.headers, now)
 	if !asked && r.Status == http.StatusTooManyRequests {
 		wait = defaultRateLimitWait
 		if b := rule.When.Before.D(); b > t {
