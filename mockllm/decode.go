@@ -36,6 +36,10 @@ type request struct {
 	// developer messages), messageTokens the rest.
 	systemTokens  int
 	messageTokens int
+	// toolTokens counts the tool definitions (see tools.go).
+	toolTokens int
+	// countOnly is a count_tokens request, which has no max_tokens.
+	countOnly bool
 	// keepLast asks the decoder to keep the raw JSON content of the last
 	// message in last (either wire): a scenario with a when.contains
 	// rule reads it.
@@ -79,7 +83,7 @@ func anyContains(v any, text string) bool {
 
 // inputTokens is the request's input under the token rule: the sum over
 // every text it carries, with no per-message overhead.
-func (q *request) inputTokens() int { return q.systemTokens + q.messageTokens }
+func (q *request) inputTokens() int { return q.systemTokens + q.messageTokens + q.toolTokens }
 
 // countBytes is tokens.Count for a text of n bytes. The decoder measures
 // texts without turning them into strings, so it needs the rule by length.
@@ -141,7 +145,7 @@ func (q *request) decode(b []byte, wr wire) *apiError {
 		if err := q.validateChat(); err != nil {
 			return err
 		}
-		return checkChat(b)
+		return checkChat(b, q)
 	}
 	if err := q.UnmarshalJSON(b); err != nil {
 		*q = request{}
@@ -150,7 +154,7 @@ func (q *request) decode(b []byte, wr wire) *apiError {
 	if err := q.validate(); err != nil {
 		return err
 	}
-	return checkMessages(b)
+	return checkMessages(b, q)
 }
 
 // bodies recycles request buffers; maxPooledBody keeps a rare huge body
@@ -192,6 +196,7 @@ func (q *request) validate() *apiError {
 		return invalidRequest("model: " + msgRequired)
 	case q.model == "":
 		return invalidRequest("model: String should have at least 1 character")
+	case !q.hasMaxTokens && q.countOnly:
 	case !q.hasMaxTokens:
 		return invalidRequest("max_tokens: " + msgRequired)
 	case q.maxTokens < 1:

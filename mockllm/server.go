@@ -194,6 +194,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sessName := header(r.Header, SessionHeader, defaultSession)
+	if name, ok := countTokensRoute(r.URL.Path); ok && s.scenarios[name] != nil && len(sessName) <= maxSessionName {
+		s.countTokens(w, r, s.scenarios[name], name, sessName)
+		return
+	}
 	name, wr, ok := route(r.URL.Path)
 	var sc *served
 	if ok {

@@ -71,7 +71,9 @@ type idAt struct {
 //
 // Roles need not alternate otherwise: the real API joins consecutive turns
 // of one role.
-func checkMessages(b []byte) *apiError {
+//
+// The same pass counts the tool definitions into q (see toolTokens).
+func checkMessages(b []byte, q *request) *apiError {
 	s := &scanner{b: b}
 	if s.peek() != '{' {
 		return nil
@@ -80,12 +82,15 @@ func checkMessages(b []byte) *apiError {
 	var err *apiError
 	found := false
 	for s.more() {
-		if string(s.key()) != "messages" || s.peek() != '[' {
+		switch k := s.key(); {
+		case string(k) == "tools":
+			q.toolTokens = toolTokens(s)
+		case string(k) != "messages" || s.peek() != '[':
 			s.skip()
-			continue
+		default:
+			found = true
+			err = anthropicMessages(s) // the last of a repeated key wins
 		}
-		found = true
-		err = anthropicMessages(s) // the last of a repeated key wins
 	}
 	if !found {
 		return nil

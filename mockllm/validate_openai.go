@@ -21,7 +21,9 @@ import (
 //     'content': expected a string, got null.");
 //   - content given as a list has at least one part ("Invalid
 //     'messages[N].content': empty array. ...").
-func checkChat(b []byte) *apiError {
+//
+// The same pass counts the tool definitions into q (see toolTokens).
+func checkChat(b []byte, q *request) *apiError {
 	s := &scanner{b: b}
 	if s.peek() != '{' {
 		return nil
@@ -29,11 +31,14 @@ func checkChat(b []byte) *apiError {
 	s.enter()
 	var err *apiError
 	for s.more() {
-		if string(s.key()) != "messages" || s.peek() != '[' {
+		switch k := s.key(); {
+		case string(k) == "tools":
+			q.toolTokens = toolTokens(s)
+		case string(k) != "messages" || s.peek() != '[':
 			s.skip()
-			continue
+		default:
+			err = chatMessages(s) // the last of a repeated key wins
 		}
-		err = chatMessages(s) // the last of a repeated key wins
 	}
 	return err
 }
