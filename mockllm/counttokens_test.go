@@ -50,7 +50,9 @@ var _ = Describe("count_tokens and tool definitions", func() {
 			"tools":[{"name":"ls","description":"list","input_schema":{"type":"object"}}]}`
 		w := counting.send(srv, body)
 		Expect(w.Code).To(Equal(200), w.Body.String())
-		var got struct{ InputTokens int `json:"input_tokens"` }
+		var got struct {
+			InputTokens int `json:"input_tokens"`
+		}
 		Expect(json.Unmarshal(w.Body.Bytes(), &got)).To(Succeed())
 		Expect(got.InputTokens).To(Equal(40 + 1 + 1 + 5))
 		to("s").send(srv, body) // a 529, journalled with its input
