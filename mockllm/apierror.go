@@ -29,7 +29,7 @@ func errTooLarge(wr wire) *apiError {
 		status: http.StatusRequestEntityTooLarge, typ: "request_too_large",
 		msg: "Request exceeds the maximum allowed number of bytes.", kind: kindRequestTooLarge,
 	}
-	if wr == openaiWire {
+	if wr.openai() {
 		e.typ, e.code = "invalid_request_error", "request_too_large"
 	}
 	return e
@@ -38,7 +38,7 @@ func errTooLarge(wr wire) *apiError {
 // notFound is the answer to a path or scenario the mock does not serve.
 func notFound(msg string, wr wire) *apiError {
 	e := &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: msg, kind: kindNotFound}
-	if wr == openaiWire {
+	if wr.openai() {
 		e.typ, e.code = "invalid_request_error", "unknown_url"
 	}
 	return e
@@ -49,7 +49,7 @@ func notFound(msg string, wr wire) *apiError {
 // is of: OpenAI's "Unknown request URL: POST /v1/... Please check the URL
 // for typos, ..." with code unknown_url, or Anthropic's not_found_error.
 func routeNotFound(method, path, name string, known bool, wr wire) *apiError {
-	if wr == openaiWire {
+	if wr.openai() {
 		msg := "Unknown request URL: " + method + " " + path +
 			". Please check the URL for typos, or see the docs at https://platform.openai.com/docs/api-reference/."
 		if known {
@@ -100,7 +100,7 @@ func methodNotAllowed(method string) *apiError {
 // OpenAI's rate-limit message repeats; OpenAI's overload message names the
 // request's ID.
 func scripted(wr wire, status int, typ, msg, model string, wait time.Duration, requestID string) *apiError {
-	if wr == openaiWire {
+	if wr.openai() {
 		return openaiScripted(status, typ, msg, model, wait, requestID)
 	}
 	dt, dm := defaultError(status)

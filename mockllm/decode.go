@@ -124,6 +124,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 
 // decode reads a whole body.
 func (q *request) decode(b []byte, wr wire) *apiError {
+	if wr == responsesWire {
+		return q.decodeResponses(b)
+	}
 	if !json.Valid(b) {
 		if wr == openaiWire {
 			return openaiUnparsable()
@@ -173,9 +176,9 @@ func bodyError(wr wire, err error) *apiError {
 	switch {
 	case errors.As(err, &tooBig):
 		return errTooLarge(wr)
-	case wr == openaiWire && (err == io.EOF || err == io.ErrUnexpectedEOF || errors.As(err, &syntax)):
+	case wr.openai() && (err == io.EOF || err == io.ErrUnexpectedEOF || errors.As(err, &syntax)):
 		return openaiUnparsable()
-	case wr == openaiWire:
+	case wr.openai():
 		return invalidRequest("could not read request body: " + err.Error())
 	case errors.As(err, &field):
 		return invalidRequest(field.Error())

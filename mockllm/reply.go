@@ -15,14 +15,22 @@ type wire uint8
 const (
 	anthropicWire wire = iota // POST <base>v1/messages
 	openaiWire                // POST <base>v1/chat/completions
+	responsesWire             // POST <base>v1/responses (OpenAI's Responses API)
 )
 
 func (w wire) String() string {
-	if w == openaiWire {
+	switch w {
+	case openaiWire:
 		return "openai"
+	case responsesWire:
+		return "openai-responses"
 	}
 	return "anthropic"
 }
+
+// openai reports whether the wire is one of OpenAI's, whose errors share
+// one shape and one wording.
+func (w wire) openai() bool { return w != anthropicWire }
 
 // answer is a 200 reply's content: one text block, then any tool calls.
 type answer struct {
@@ -210,7 +218,7 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 		if r.err != nil && r.err.status == 529 {
 			h["X-Should-Retry"] = shouldRetryTrue
 		}
-	case openaiWire:
+	case openaiWire, responsesWire:
 		h["X-Request-Id"] = []string{r.requestID}
 		r.rateLimitHeaders(h)
 	}
@@ -267,10 +275,12 @@ func (r *reply) payload() (p *events, declared int) {
 // appendBody appends the JSON body of the reply on its wire.
 func (r *reply) appendBody(b []byte) []byte {
 	switch {
-	case r.wire == openaiWire && r.err != nil:
+	case r.wire.openai() && r.err != nil:
 		return appendOpenAIError(b, r.err)
 	case r.wire == openaiWire:
 		return appendCompletion(b, &r.ans, r.created)
+	case r.wire == responsesWire:
+		return r.appendResponse(b, responseStatus(&r.ans), true)
 	case r.err != nil:
 		return appendError(b, r.err, r.requestID)
 	}

@@ -30,6 +30,7 @@ const (
 	defaultSession  = "default"
 	messagesPath    = "/v1/messages"
 	completionsPath = "/v1/chat/completions"
+	responsesPath   = "/v1/responses"
 	// maxSessions bounds the sessions a server keeps, so that a client
 	// inventing session names cannot exhaust its memory; past it, a new
 	// session is refused until /_faultbench/reset.
@@ -261,6 +262,8 @@ func route(path string) (string, wire, bool) {
 	if !ok {
 		if name, ok = strings.CutSuffix(path, completionsPath); ok {
 			wr = openaiWire
+		} else if name, ok = strings.CutSuffix(path, responsesPath); ok {
+			wr = responsesWire
 		}
 	}
 	if !ok || len(name) < 2 || name[0] != '/' {

@@ -188,8 +188,11 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 	switch {
 	case rp.err == nil && e.Status == 200 && (e.Kind == kindOK || e.Kind == kindTruncated):
 		e.OutputTokens, e.StopReason = rp.ans.output, rp.ans.stop
-		if in.wire == openaiWire {
+		switch in.wire {
+		case openaiWire:
 			e.StopReason = finishReason(rp.ans.stop)
+		case responsesWire:
+			e.StopReason = responseStopReason(&rp.ans)
 		}
 	case rp.err == nil && e.Status == 200:
 		// A 200 the fault broke: what the client got, and no stop reason.
@@ -291,11 +294,7 @@ func (s *session) compose(rp *reply, q *request, m scenario.Model, purpose strin
 		text = s.scenario.summary
 	}
 	a := answer{model: q.model, stop: "end_turn", input: q.inputTokens(), output: tokens.Count(text), text: text}
-	if rp.wire == openaiWire {
-		a.id = completionID(sc.Name, s.idName(), s.n)
-	} else {
-		a.id = messageID(sc.Name, s.idName(), s.n)
-	}
+	a.id = answerID(rp.wire, sc.Name, s.idName(), s.n)
 	limit := q.maxTokens
 	if limit == 0 {
 		limit = m.MaxOutput
@@ -322,11 +321,7 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 		}
 	}
 	a := answer{model: q.model, stop: "tool_use", input: q.inputTokens()}
-	if rp.wire == openaiWire {
-		a.id = completionID(sc.Name, s.idName(), s.n)
-	} else {
-		a.id = messageID(sc.Name, s.idName(), s.n)
-	}
+	a.id = answerID(rp.wire, sc.Name, s.idName(), s.n)
 	for k, j := range idx {
 		input := s.scenario.inputs[i][j]
 		if r.Vary {
@@ -338,7 +333,7 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 			}
 		}
 		id := toolUseID(sc.Name, s.idName(), s.n, k)
-		if rp.wire == openaiWire {
+		if rp.wire.openai() {
 			id = toolCallID(sc.Name, s.idName(), s.n, k)
 		}
 		a.tools = append(a.tools, toolCall{id: id, name: r.ToolUse[j].Name, input: input})

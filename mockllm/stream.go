@@ -93,9 +93,12 @@ func chunks(s string, f func(string)) {
 // (malformed); the first After, before the connection drops (cut); the
 // first After, then an error event (error).
 func (r *reply) streamEvents(ev *events) {
-	if r.wire == openaiWire {
+	switch r.wire {
+	case openaiWire:
 		r.openaiEvents(ev)
-	} else {
+	case responsesWire:
+		r.responseEvents(ev)
+	default:
 		r.anthropicEvents(ev)
 	}
 	switch f := r.fault; f.Kind {
@@ -114,6 +117,11 @@ func (r *reply) streamEvents(ev *events) {
 
 // brokenEvent appends an event whose data is JSON cut short.
 func (r *reply) brokenEvent(ev *events) {
+	if r.wire == responsesWire {
+		b := ev.begin("response.in_progress")
+		ev.end(append(b, `{"type":"response.in_progress","sequence_number":1,"response":{"id":"resp_`...))
+		return
+	}
 	if r.wire == openaiWire {
 		b := ev.begin("")
 		b = append(b, `{"id":`...)
@@ -127,6 +135,10 @@ func (r *reply) brokenEvent(ev *events) {
 
 // errorEvent appends the error event a stream ends with.
 func (r *reply) errorEvent(ev *events, e *apiError) {
+	if r.wire == responsesWire {
+		r.responseFailed(ev, e)
+		return
+	}
 	if r.wire == openaiWire {
 		ev.end(appendOpenAIError(ev.begin(""), e))
 		return
