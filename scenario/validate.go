@@ -173,6 +173,15 @@ func (v *validator) turn(s *Scenario) {
 	if t.MaxTokens <= 0 {
 		v.errorf("turn.max_tokens", "must be > 0, got %d", t.MaxTokens)
 	}
+	switch t.Wire {
+	case "", WireAnthropic:
+	case WireOpenAI, WireOpenAIResponses:
+		if t.Stream {
+			v.errorf("turn.stream", "the harness streams only on the %s wire, not on %s", WireAnthropic, t.Wire)
+		}
+	default:
+		v.errorf("turn.wire", "%q is not a wire; use %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses)
+	}
 	if t.SystemTokens < 0 {
 		v.errorf("turn.system_tokens", "must be >= 0, got %d", t.SystemTokens)
 	}

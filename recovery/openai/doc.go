@@ -24,4 +24,12 @@
 // words. Any other failure is the SDK's error wrapped with %w, so that the
 // classifier can still find the connection reset or the context error in
 // its chain.
+//
+// WithResponses sends by the Responses API instead (POST v1/responses,
+// openai-go's responses client, retries off alike): the system prompt as
+// instructions, the messages as input items (tool calls as function_call
+// items, tool results as function_call_output items), max_tokens as
+// max_output_tokens; an answer cut at max_output_tokens (status
+// incomplete) has StopReason length, one that calls tools tool_calls, as
+// on Chat Completions.
 package openai
