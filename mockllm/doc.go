@@ -7,9 +7,12 @@
 //
 // # Serving
 //
-// A Server serves each scenario at POST /<scenario>/v1/messages (Anthropic)
-// and POST /<scenario>/v1/chat/completions (OpenAI: an OpenAI SDK's base
-// URL is <base>v1/); one script answers both. Start puts it on a loopback
+// A Server serves each scenario at POST /<scenario>/v1/messages (Anthropic;
+// and v1/messages/count_tokens), POST /<scenario>/v1/chat/completions
+// (OpenAI Chat Completions) and POST /<scenario>/v1/responses (OpenAI's
+// Responses API; an OpenAI SDK's base URL is <base>v1/); one script
+// answers all three. docs/wire.md describes each wire, the request rules
+// the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
 // when absent). A session has its own clock and start (Open; a session the
@@ -103,8 +106,9 @@
 //
 // # The journal
 //
-// Every request that reached a known scenario and a session is journaled
-// as an Entry when it is taken: what the client sent (API, model,
+// Every request is journaled as an Entry when it is taken (one that
+// reached no session, or count_tokens, with its Route; a body the session
+// sent before with its Resend): what the client sent (API, model,
 // max_tokens, input tokens, stream, the retry count header of the
 // official SDKs), what it got (status, kind, fault, output tokens), the
 // gap since the session's previous request, the wait an error asked for
