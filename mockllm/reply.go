@@ -189,6 +189,9 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 			h["Content-Length"] = []string{strconv.Itoa(declared)}
 		}
 	}
+	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, r.status(), reason, p.buf) {
+		return
+	}
 	w.WriteHeader(r.status())
 	if f.Dribble > 0 {
 		if dribble(ctx, w, r.clock, f.Dribble.D(), p.buf, p.ends) != nil {
