@@ -23,33 +23,48 @@ func toolTokens(s *scanner) int {
 }
 
 // toolDefinition counts one tool: its name, description and schema, and
-// those of a nested "function" object.
+// those of a nested "function" object; of a key given twice, the last
+// counts, as encoding/json would read it.
 func toolDefinition(s *scanner) int {
 	if s.peek() != '{' {
 		s.skip()
 		return 0
 	}
 	s.enter()
-	n := 0
+	var name, desc, inSchema, params, fn int
 	for s.more() {
 		switch string(s.key()) {
-		case "name", "description":
-			if s.peek() == '"' {
-				_, l := s.str()
-				n += countBytes(l)
-			} else {
-				s.skip()
-			}
-		case "input_schema", "parameters":
-			s.peek()
-			start := s.i
-			s.skip()
-			n += countBytes(s.i - start)
+		case "name":
+			name = stringTokens(s)
+		case "description":
+			desc = stringTokens(s)
+		case "input_schema":
+			inSchema = rawTokens(s)
+		case "parameters":
+			params = rawTokens(s)
 		case "function":
-			n += toolDefinition(s)
+			fn = toolDefinition(s)
 		default:
 			s.skip()
 		}
 	}
-	return n
+	return name + desc + inSchema + params + fn
+}
+
+// stringTokens is the tokens of a string value, 0 for any other.
+func stringTokens(s *scanner) int {
+	if s.peek() != '"' {
+		s.skip()
+		return 0
+	}
+	_, n := s.str()
+	return countBytes(n)
+}
+
+// rawTokens is the tokens of a value's raw JSON.
+func rawTokens(s *scanner) int {
+	s.peek()
+	start := s.i
+	s.skip()
+	return countBytes(s.i - start)
 }
