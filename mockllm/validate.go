@@ -194,7 +194,7 @@ func anthropicMessage(s *scanner) (blockShape, *apiError) {
 		switch string(s.key()) {
 		case "role":
 			role, _ := s.stringValue()
-			m.role = string(role)
+			m.role = roleOf(role)
 		case "content":
 			m.uses, m.results = m.uses[:0], m.results[:0]
 			switch s.peek() {
@@ -278,4 +278,22 @@ func blank(raw []byte) bool {
 		return strings.TrimSpace(unquote(raw)) == ""
 	}
 	return len(bytes.TrimSpace(raw)) == 0
+}
+
+// roleOf is a message's role as one of the constant strings the rules
+// compare with (no copy of the body's bytes), or "" for another.
+func roleOf(b []byte) string {
+	switch string(b) {
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "tool":
+		return "tool"
+	case "system":
+		return "system"
+	case "developer":
+		return "developer"
+	}
+	return ""
 }

@@ -133,7 +133,7 @@ func chatMessage(s *scanner) chatShape {
 		switch string(s.key()) {
 		case "role":
 			role, _ := s.stringValue()
-			m.role = string(role)
+			m.role = roleOf(role)
 		case "tool_call_id":
 			if id, ok := s.stringValue(); ok {
 				m.toolCallID, m.hasCallID = string(id), true
