@@ -199,9 +199,9 @@ func anthropicMessage(s *scanner) (blockShape, *apiError) {
 			m.uses, m.results = m.uses[:0], m.results[:0]
 			switch s.peek() {
 			case '"':
-				raw, n := s.str()
-				m.empty = n == 0
-				if n > 0 && err == nil && blank(raw) {
+				raw := s.rawString()
+				m.empty = len(raw) == 0
+				if len(raw) > 0 && err == nil && blank(raw) {
 					err = invalidRequest("messages: text content blocks must contain non-whitespace text")
 				}
 			case '[':
@@ -246,8 +246,8 @@ func (m *blockShape) block(s *scanner, k int) *apiError {
 			useID, _ = s.stringValue()
 		case "text":
 			if s.peek() == '"' {
-				text, textLen = s.str()
-				hasText = true
+				text = s.rawString()
+				textLen, hasText = len(text), true
 			} else {
 				s.skip()
 			}
@@ -296,4 +296,16 @@ func roleOf(b []byte) string {
 		return "developer"
 	}
 	return ""
+}
+
+// rawString consumes a string (s stands at its opening quote) without
+// measuring it, and returns its raw bytes between the quotes: empty
+// exactly when the string is.
+func (s *scanner) rawString() []byte {
+	start := s.i
+	s.skipString()
+	if s.i-1 <= start {
+		return nil
+	}
+	return s.b[start+1 : s.i-1]
 }
