@@ -19,14 +19,17 @@ const rateLimitReset = 15 * time.Second
 
 // Faults are the answers a generated rule may give: every error kind of
 // SPEC §4 a status can carry, with and without server directives.
+//
+// The mock gives a rate-limit 429 a retry-after of its own; the faults
+// meant to carry no directive, or only the reset headers, remove it.
 var Faults = []scenario.Respond{
 	{OK: true},
-	{Status: 429},
+	{Status: 429, Headers: map[string]string{"retry-after": ""}},
 	{Status: 429, Headers: map[string]string{"retry-after": "1"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "5"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "120"}},
 	{Status: 429, Headers: map[string]string{"retry-after-ms": "2500"}},
-	{Status: 429, Headers: map[string]string{"anthropic-ratelimit-requests-remaining": "0",
+	{Status: 429, Headers: map[string]string{"retry-after": "", "anthropic-ratelimit-requests-remaining": "0",
 		"anthropic-ratelimit-requests-reset": clock.Epoch.Add(rateLimitReset).Format(time.RFC3339)}},
 	{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details."},
 	{Status: 529},
