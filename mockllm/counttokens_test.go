@@ -57,6 +57,12 @@ var _ = Describe("count_tokens and tool definitions", func() {
 		Expect(got.InputTokens).To(Equal(40 + 1 + 1 + 5))
 		to("s").send(srv, body) // a 529, journalled with its input
 		Expect(srv.Entries(scName, "s")[0].InputTokens).To(Equal(got.InputTokens))
+		// The session's summary counts both requests, but only the 529's
+		// input as submitted.
+		sum := mockllm.Summarize(srv.Journal())
+		Expect(sum).To(HaveLen(1))
+		Expect(sum[0].Requests).To(Equal(2))
+		Expect(sum[0].InputTokens).To(Equal(got.InputTokens))
 	})
 
 	It("refuses a bad body and an unknown model as v1/messages does", func() {
