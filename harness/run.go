@@ -8,13 +8,10 @@ import (
 	"math/rand/v2"
 	"net/http"
 
-	"github.com/anthropics/anthropic-sdk-go/v2/option"
-
 	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/recovery"
-	anthropicprovider "github.com/faultbench/faultbench/recovery/anthropic"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -53,14 +50,7 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 	}
 	defer e.mock.CloseSession(name, session)
 
-	provider := anthropicprovider.New(
-		option.WithBaseURL(e.ep.BaseURL(name)),
-		option.WithAPIKey("faultbench"),
-		option.WithHTTPClient(&http.Client{Transport: dl}),
-		option.WithHeader(mockllm.SessionHeader, session),
-	).WithRequestOptions(func(r recovery.Request) []option.RequestOption {
-		return []option.RequestOption{option.WithHeader(mockllm.PurposeHeader, string(r.Purpose))}
-	}).WithStream(j.sc.Turn.Stream)
+	provider := newProvider(j.sc, e.ep.BaseURL(name), session, &http.Client{Transport: dl})
 	rec := ledger.NewRecorder(name, session, clk.Now(), recovery.CountTokens)
 	engine := recovery.New(provider, j.strategy,
 		recovery.WithClock(clk),

@@ -68,7 +68,9 @@ var _ = Describe("limits and abuse over loopback", func() {
 		},
 		Entry("an unknown scenario, Anthropic", "/nope/v1/messages", `"not_found_error"`),
 		Entry("an unknown scenario, OpenAI", "/nope/v1/chat/completions", `"code":"unknown_url"`),
-		Entry("an unknown path", "/sc/v1/embeddings", `"not_found_error"`),
+		Entry("an unknown path", "/sc/v1/models", `"not_found_error"`),
+		Entry("an unknown path under OpenAI's", "/sc/v1/embeddings", `"message":"Unknown request URL: POST /sc/v1/embeddings. Please check the URL`),
+		Entry("a Chat Completions path misspelt", "/sc/v1/chat/completion", `"code":"unknown_url"`),
 		Entry("a path with dots", "/../../etc/passwd", `"not_found_error"`),
 	)
 
@@ -79,7 +81,9 @@ var _ = Describe("limits and abuse over loopback", func() {
 		Expect(err).NotTo(HaveOccurred())
 		Expect(resp.StatusCode).To(Equal(400))
 		_, _ = readAll(resp)
-		Expect(srv.Journal()).To(BeEmpty())
+		j := srv.Journal()
+		Expect(j).To(HaveLen(1)) // journalled as a stray, its name not kept
+		Expect(j[0]).To(And(HaveField("Session", ""), HaveField("Route", "/sc/v1/messages"), HaveField("Status", 400)))
 	})
 
 	It("stops making sessions at 10,000 until a reset", func() {

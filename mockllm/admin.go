@@ -48,13 +48,13 @@ func (s *Server) admin(w http.ResponseWriter, r *http.Request) {
 		}
 		allow = http.MethodPost
 	default:
-		reject(w, r, notFound("Not found: "+r.URL.Path, anthropicWire), anthropicWire, requestID(r.URL.Path, "", 0))
+		reject(w, r, notFound("Not found: "+r.URL.Path, anthropicWire), anthropicWire, s.rejectID(r.URL.Path))
 		return
 	}
 	w.Header()["Allow"] = []string{allow}
 	e := methodNotAllowed(r.Method)
 	e.msg = "Method " + r.Method + " not allowed; use " + allow
-	reject(w, r, e, anthropicWire, requestID(r.URL.Path, "", 0))
+	reject(w, r, e, anthropicWire, s.rejectID(r.URL.Path))
 }
 
 // serveJournal writes the journal, in the order requests were taken,

@@ -16,19 +16,26 @@ func appendError(b []byte, e *apiError, requestID string) []byte {
 	return append(b, '}')
 }
 
-// appendAnswer appends a Messages API message: one text block, then a
-// tool_use block per tool call.
+// appendAnswer appends a Messages API message: its text block (none in an
+// answer that only calls tools, as the real API sends it), then a tool_use
+// block per tool call.
 func appendAnswer(b []byte, a *answer) []byte {
 	b = append(b, `{"id":`...)
 	b = appendString(b, a.id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
 	b = appendString(b, a.model)
-	b = append(b, `,"content":[{"type":"text","text":`...)
-	b = appendString(b, a.text)
-	b = append(b, '}')
+	b = append(b, `,"content":[`...)
+	if a.hasText() {
+		b = append(b, `{"type":"text","text":`...)
+		b = appendString(b, a.text)
+		b = append(b, '}')
+	}
 	for i := range a.tools {
 		t := &a.tools[i]
-		b = append(b, `,{"type":"tool_use","id":`...)
+		if i > 0 || a.hasText() {
+			b = append(b, ',')
+		}
+		b = append(b, `{"type":"tool_use","id":`...)
 		b = appendString(b, t.id)
 		b = append(b, `,"name":`...)
 		b = appendString(b, t.name)
@@ -42,12 +49,19 @@ func appendAnswer(b []byte, a *answer) []byte {
 	return append(appendUsage(b, a), '}')
 }
 
+// appendUsage appends a message's usage as the real API writes it: the
+// input, the prompt cache's two counts (the mock caches nothing: 0), the
+// output and the service tier.
 func appendUsage(b []byte, a *answer) []byte {
+	return appendUsageOf(b, a.input, a.output)
+}
+
+func appendUsageOf(b []byte, input, output int) []byte {
 	b = append(b, `{"input_tokens":`...)
-	b = strconv.AppendInt(b, int64(a.input), 10)
-	b = append(b, `,"output_tokens":`...)
-	b = strconv.AppendInt(b, int64(a.output), 10)
-	return append(b, '}')
+	b = strconv.AppendInt(b, int64(input), 10)
+	b = append(b, `,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(output), 10)
+	return append(b, `,"service_tier":"standard"}`...)
 }
 
 // anthropicEvents appends the events of a streamed answer, in the order
@@ -62,26 +76,34 @@ func (r *reply) anthropicEvents(ev *events) {
 	b = appendString(b, a.id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
 	b = appendString(b, a.model)
-	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":{"input_tokens":`...)
-	b = strconv.AppendInt(b, int64(a.input), 10)
-	ev.end(append(b, `,"output_tokens":1}}}`...))
+	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":`...)
+	b = appendUsageOf(b, a.input, 1)
+	ev.end(append(b, `}}`...))
 
-	blockStart(ev, 0, `{"type":"text","text":""}`)
-	ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
-	chunks(a.text, func(s string) { delta(ev, 0, `{"type":"text_delta","text":`, s) })
-	blockStop(ev, 0)
+	first := 0 // the index of the first tool_use block
+	if a.hasText() {
+		blockStart(ev, 0, `{"type":"text","text":""}`)
+		ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
+		chunks(a.text, func(s string) { delta(ev, 0, `{"type":"text_delta","text":`, s) })
+		blockStop(ev, 0)
+		first = 1
+	}
 	for i := range a.tools {
 		t := &a.tools[i]
+		index := first + i
 		b := ev.begin("content_block_start")
 		b = append(b, `{"type":"content_block_start","index":`...)
-		b = strconv.AppendInt(b, int64(i+1), 10)
+		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"content_block":{"type":"tool_use","id":`...)
 		b = appendString(b, t.id)
 		b = append(b, `,"name":`...)
 		b = appendString(b, t.name)
 		ev.end(append(b, `,"input":{}}}`...))
-		chunks(t.input, func(s string) { delta(ev, i+1, `{"type":"input_json_delta","partial_json":`, s) })
-		blockStop(ev, i+1)
+		if index == 0 {
+			ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
+		}
+		chunks(t.input, func(s string) { delta(ev, index, `{"type":"input_json_delta","partial_json":`, s) })
+		blockStop(ev, index)
 	}
 
 	b = ev.begin("message_delta")
@@ -109,6 +131,7 @@ func delta(ev *events, index int, head, s string) {
 	b = append(b, `,"delta":`...)
 	b = append(b, head...)
 	b = appendString(b, s)
+	ev.carry(len(s))
 	ev.end(append(b, `}}`...))
 }
 

@@ -1,7 +1,9 @@
 package mockllm
 
 import (
+	"fmt"
 	"net/http"
+	"strings"
 	"time"
 )
 
@@ -27,7 +29,7 @@ func errTooLarge(wr wire) *apiError {
 		status: http.StatusRequestEntityTooLarge, typ: "request_too_large",
 		msg: "Request exceeds the maximum allowed number of bytes.", kind: kindRequestTooLarge,
 	}
-	if wr == openaiWire {
+	if wr.openai() {
 		e.typ, e.code = "invalid_request_error", "request_too_large"
 	}
 	return e
@@ -36,10 +38,52 @@ func errTooLarge(wr wire) *apiError {
 // notFound is the answer to a path or scenario the mock does not serve.
 func notFound(msg string, wr wire) *apiError {
 	e := &apiError{status: http.StatusNotFound, typ: "not_found_error", msg: msg, kind: kindNotFound}
-	if wr == openaiWire {
+	if wr.openai() {
 		e.typ, e.code = "invalid_request_error", "unknown_url"
 	}
 	return e
+}
+
+// routeNotFound answers a path the mock does not serve, or (known) an API
+// path of a scenario it does not serve, in the shape of the wire the path
+// is of: OpenAI's "Unknown request URL: POST /v1/... Please check the URL
+// for typos, ..." with code unknown_url, or Anthropic's not_found_error.
+func routeNotFound(method, path, name string, known bool, wr wire) *apiError {
+	if wr.openai() {
+		msg := "Unknown request URL: " + method + " " + path +
+			". Please check the URL for typos, or see the docs at https://platform.openai.com/docs/api-reference/."
+		if known {
+			msg += fmt.Sprintf(" (faultbench serves no scenario %q.)", name)
+		}
+		return notFound(msg, wr)
+	}
+	if known {
+		return notFound(fmt.Sprintf("Not found: no scenario %q", name), wr)
+	}
+	return notFound("Not found", wr)
+}
+
+// openaiRoutes are the first path segments after v1/ of OpenAI's API.
+var openaiRoutes = []string{
+	"chat", "responses", "completions", "embeddings", "moderations", "images", "audio", "files", "uploads",
+	"assistants", "threads", "vector_stores", "fine_tuning", "realtime", "conversations", "containers", "evals",
+}
+
+// wireOfPath is the wire a path the mock does not serve belongs to:
+// OpenAI's when the segment after v1/ is one of OpenAI's routes, else
+// Anthropic's.
+func wireOfPath(path string) wire {
+	_, rest, ok := strings.Cut(path, "/v1/")
+	if !ok {
+		return anthropicWire
+	}
+	first, _, _ := strings.Cut(rest, "/")
+	for _, r := range openaiRoutes {
+		if first == r {
+			return openaiWire
+		}
+	}
+	return anthropicWire
 }
 
 // methodNotAllowed answers a request to an API path that is not a POST.
@@ -53,10 +97,11 @@ func methodNotAllowed(method string) *apiError {
 // scripted builds the error a rule answers with: the rule's type and
 // message, or the real API's defaults for the status on the wire. wait is
 // what the rule's headers ask a client to wait (0: nothing), which
-// OpenAI's rate-limit message repeats.
-func scripted(wr wire, status int, typ, msg, model string, wait time.Duration) *apiError {
-	if wr == openaiWire {
-		return openaiScripted(status, typ, msg, model, wait)
+// OpenAI's rate-limit message repeats; OpenAI's overload message names the
+// request's ID.
+func scripted(wr wire, status int, typ, msg, model string, wait time.Duration, requestID string) *apiError {
+	if wr.openai() {
+		return openaiScripted(status, typ, msg, model, wait, requestID)
 	}
 	dt, dm := defaultError(status)
 	if typ == "" {

@@ -36,6 +36,10 @@ type request struct {
 	// developer messages), messageTokens the rest.
 	systemTokens  int
 	messageTokens int
+	// toolTokens counts the tool definitions (see tools.go).
+	toolTokens int
+	// countOnly is a count_tokens request, which has no max_tokens.
+	countOnly bool
 	// keepLast asks the decoder to keep the raw JSON content of the last
 	// message in last (either wire): a scenario with a when.contains
 	// rule reads it.
@@ -83,7 +87,7 @@ func anyContains(v any, text string) bool {
 
 // inputTokens is the request's input under the token rule: the sum over
 // every text it carries, with no per-message overhead.
-func (q *request) inputTokens() int { return q.systemTokens + q.messageTokens }
+func (q *request) inputTokens() int { return q.systemTokens + q.messageTokens + q.toolTokens }
 
 // countBytes is tokens.Count for a text of n bytes. The decoder measures
 // texts without turning them into strings, so it needs the rule by length.
@@ -141,6 +145,9 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *request, wr wire) *ap
 // syntax error it always got, wherever in the body a field error came
 // first.
 func (q *request) decode(b []byte, wr wire) *apiError {
+	if wr == responsesWire {
+		return q.decodeResponses(b)
+	}
 	s := scanner{b: b, stack: make([]byte, 0, 16)}
 	if q.mem != nil && q.mem.on {
 		s.memo, s.remember = q.mem.last.Load(), true
@@ -163,9 +170,15 @@ func (q *request) decode(b []byte, wr wire) *apiError {
 		q.memo = &bodyMemo{body: b, msgs: s.recs}
 	}
 	if wr == openaiWire {
-		return q.validateChat()
+		if err := q.validateChat(); err != nil {
+			return err
+		}
+		return checkChat(b, q)
 	}
-	return q.validate()
+	if err := q.validate(); err != nil {
+		return err
+	}
+	return checkMessages(b, q)
 }
 
 // syntaxError is the answer to a body that is not JSON, worded from what
@@ -206,9 +219,9 @@ func bodyError(wr wire, err error) *apiError {
 	switch {
 	case errors.As(err, &tooBig):
 		return errTooLarge(wr)
-	case wr == openaiWire && (err == io.EOF || err == io.ErrUnexpectedEOF || errors.As(err, &syntax)):
+	case wr.openai() && (err == io.EOF || err == io.ErrUnexpectedEOF || errors.As(err, &syntax)):
 		return openaiUnparsable()
-	case wr == openaiWire:
+	case wr.openai():
 		return invalidRequest("could not read request body: " + err.Error())
 	case errors.As(err, &field):
 		return invalidRequest(field.Error())
@@ -229,6 +242,7 @@ func (q *request) validate() *apiError {
 		return invalidRequest("model: " + msgRequired)
 	case q.model == "":
 		return invalidRequest("model: String should have at least 1 character")
+	case !q.hasMaxTokens && q.countOnly:
 	case !q.hasMaxTokens:
 		return invalidRequest("max_tokens: " + msgRequired)
 	case q.maxTokens < 1:

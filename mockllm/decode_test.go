@@ -108,8 +108,10 @@ var _ = Describe("reading a request", func() {
 			})
 			Expect(err).NotTo(HaveOccurred())
 			m := messageOf(to("s").send(srv, string(body)))
-			Expect(m.Usage.InputTokens).To(Equal(104000))
-			Expect(srv.Entries(scName, "s")[0].InputTokens).To(Equal(104000))
+			// The tool definition counts too, as the real API counts it: its
+			// name (1 token) and its schema's JSON (17 bytes: 5 tokens).
+			Expect(m.Usage.InputTokens).To(Equal(104000 + 1 + 5))
+			Expect(srv.Entries(scName, "s")[0].InputTokens).To(Equal(104006))
 		})
 
 		It("counts system blocks, text blocks, tool_use input as sent and tool_result text", func() {

@@ -7,9 +7,12 @@
 //
 // # Serving
 //
-// A Server serves each scenario at POST /<scenario>/v1/messages (Anthropic)
-// and POST /<scenario>/v1/chat/completions (OpenAI: an OpenAI SDK's base
-// URL is <base>v1/); one script answers both. Start puts it on a loopback
+// A Server serves each scenario at POST /<scenario>/v1/messages (Anthropic;
+// and v1/messages/count_tokens), POST /<scenario>/v1/chat/completions
+// (OpenAI Chat Completions) and POST /<scenario>/v1/responses (OpenAI's
+// Responses API; an OpenAI SDK's base URL is <base>v1/); one script
+// answers all three. docs/wire.md describes each wire, the request rules
+// the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
 // when absent). A session has its own clock and start (Open; a session the
@@ -30,15 +33,20 @@
 //     invalid_request_error naming the field, in the wire's words
 //     (Anthropic: "max_tokens: Field required"; OpenAI: "Missing required
 //     parameter: 'messages'." with its param and code). OpenAI's
-//     max_tokens (or max_completion_tokens) may be left out.
+//     max_tokens (or max_completion_tokens) may be left out. Then the
+//     conversation's rules, as the real APIs word them (validate.go,
+//     validate_openai.go): no empty text block, no empty content but in a
+//     final assistant message, every tool result answering a call of the
+//     message before, every call answered, a known anthropic-version.
 //  2. The input is counted by the token rule of internal/tokens over every
 //     text the request carries. Anthropic: the system prompt, each text
 //     block, the raw JSON of each tool_use input as sent, each
 //     tool_result's text. OpenAI: each message's content (a string, or its
 //     text and refusal parts) and its tool calls' arguments; system and
 //     developer messages are the system prompt. There is no per-message
-//     overhead, so declared sizes are exact. Tool definitions and other
-//     parts (images, thinking) count nothing.
+//     overhead, so declared sizes are exact. Tool definitions count (each
+//     name, description and raw schema); other parts (images, thinking)
+//     count nothing.
 //  3. A model the scenario does not list is 404 (OpenAI: model_not_found).
 //  4. The model's limits hold whatever the script says, worded as the real
 //     API of the wire words them: max_tokens above max_output; the input
@@ -71,13 +79,22 @@
 //     default to the real API's for the status (OpenAI: rate_limit_exceeded
 //     and a "try again in" wait, insufficient_quota for a 402 or a 429 about
 //     quota, billing or credit). A 529 carries x-should-retry: true on the
-//     Anthropic wire unless the rule sets it; OpenAI answers carry
-//     x-ratelimit-{limit,remaining,reset}-{requests,tokens}, a 429's reset
-//     being the wait its rule asks for. A rule's headers are added as given.
+//     Anthropic wire unless the rule sets it, and its status line reads
+//     "529 Overloaded"; on OpenAI's wires an overload is a 503
+//     server_error. OpenAI answers carry
+//     x-ratelimit-{limit,remaining,reset}-{requests,tokens}. A 429 states
+//     one wait (ratelimit.go): what its rule's headers ask, else the time
+//     left in its window, else 1 s; a rate-limit 429 carries it in
+//     retry-after unless the rule sets one, and OpenAI's message and reset
+//     headers say the same. A rule's headers are set as given; an empty
+//     value removes one the mock sends. Absolute times in them are moved to
+//     the session's start (absolute.go).
 //
 // Every response carries a request ID (request-id; OpenAI: x-request-id),
-// "req_" and 24 hex digits hashed from the scenario, the session and the
-// request's number, so a replay sends the same bytes.
+// "req_" and 24 hex digits hashed from the scenario, the session, the
+// request's number and the resets before the session began, so a replay
+// on a new server sends the same bytes and no ID repeats in a server's
+// lifetime.
 //
 // # Faults
 //
@@ -103,8 +120,9 @@
 //
 // # The journal
 //
-// Every request that reached a known scenario and a session is journaled
-// as an Entry when it is taken: what the client sent (API, model,
+// Every request is journaled as an Entry when it is taken (one that
+// reached no session, or count_tokens, with its Route; a body the session
+// sent before with its Resend): what the client sent (API, model,
 // max_tokens, input tokens, stream, the retry count header of the
 // official SDKs), what it got (status, kind, fault, output tokens), the
 // gap since the session's previous request, the wait an error asked for

@@ -1,8 +1,10 @@
 package mockllm_test
 
 import (
+	"encoding/json"
 	"net/http"
 	"regexp"
+	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -96,7 +98,7 @@ var _ = Describe("request IDs", func() {
 		Expect(errorOf(w).RequestID).To(Equal(w.Header().Get("request-id")))
 	})
 
-	It("are the same in a replay and differ between requests and sessions", func() {
+	It("are the same in a replay on a new server, differ between requests and sessions, and never repeat after a reset", func() {
 		ids := func(srv *mockllm.Server) []string {
 			var out []string
 			for _, s := range []string{"a", "a", "b"} {
@@ -105,11 +107,15 @@ var _ = Describe("request IDs", func() {
 			return out
 		}
 		first := ids(srv)
+		Expect(ids(mockllm.New([]*scenario.Scenario{newScenario(scenario.Rule{Times: 1, Respond: status(429)})}, clock.NewVirtual()))).To(Equal(first))
 		srv.Reset()
-		Expect(ids(srv)).To(Equal(first))
+		again := ids(srv)
+		for _, id := range again {
+			Expect(first).NotTo(ContainElement(id))
+		}
 		Expect(first[0]).NotTo(Equal(first[1]))
 		Expect(first[0]).NotTo(Equal(first[2]))
-		Expect(srv.Entries(scName, "a")[1].RequestID).To(Equal(first[1]))
+		Expect(srv.Entries(scName, "a")[1].RequestID).To(Equal(again[1]))
 	})
 
 	It("differ from the message ID", func() {
@@ -128,12 +134,16 @@ var _ = Describe("routing", func() {
 		srv = mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
 	})
 
-	DescribeTable("answers a path it does not serve with 404 not_found_error",
+	DescribeTable("answers a path it does not serve with 404 not_found_error, and journals it",
 		func(path string) {
 			w := call{path: path}.send(srv, ask("sonnet", 10, 10))
 			Expect(w.Code).To(Equal(http.StatusNotFound))
 			Expect(errorOf(w).Error.Type).To(Equal("not_found_error"))
-			Expect(srv.Journal()).To(BeEmpty())
+			// Journalled with its route and status, not lost.
+			j := srv.Journal()
+			Expect(j).To(HaveLen(1))
+			Expect(j[0]).To(And(HaveField("Route", path), HaveField("Status", 404), HaveField("Kind", "not_found"),
+				HaveField("RequestID", w.Header().Get("request-id"))))
 		},
 		Entry("an unknown scenario", "/other/v1/messages"),
 		Entry("no scenario", "/v1/messages"),
@@ -148,5 +158,25 @@ var _ = Describe("routing", func() {
 		Expect(w.Header().Get("Allow")).To(Equal("POST"))
 		Expect(errorOf(w).Error.Type).To(Equal("invalid_request_error"))
 		Expect(srv.Entries(scName, "default")).To(HaveLen(1))
+	})
+})
+
+var _ = Describe("usage, as the real APIs write it", func() {
+	It("Anthropic: the cache counts and the service tier, in the answer and in message_start", func() {
+		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		w := to("s").send(srv, ask("sonnet", 100, 10))
+		var m struct{ Usage map[string]any }
+		Expect(json.Unmarshal(w.Body.Bytes(), &m)).To(Succeed())
+		Expect(m.Usage).To(HaveKeyWithValue("cache_creation_input_tokens", BeNumerically("==", 0)))
+		Expect(m.Usage).To(HaveKeyWithValue("cache_read_input_tokens", BeNumerically("==", 0)))
+		Expect(m.Usage).To(HaveKeyWithValue("service_tier", "standard"))
+		w = to("s").send(srv, strings.Replace(ask("sonnet", 100, 10), "{", `{"stream":true,`, 1))
+		Expect(sseData(w.Body.String())[0]).To(ContainSubstring(`"cache_read_input_tokens":0`))
+	})
+
+	It("OpenAI: prompt_tokens_details", func() {
+		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		w := call{path: "/" + scName + "/v1/chat/completions", session: "s"}.send(srv, chatBody(`[`+userHi+`]`))
+		Expect(w.Body.String()).To(ContainSubstring(`"prompt_tokens_details":{"cached_tokens":0`))
 	})
 })

@@ -51,11 +51,43 @@ func FuzzDecodeOpenAI(f *testing.F) {
 	})
 }
 
+// FuzzDecodeResponses holds the Responses API decoder to its refusals:
+// whatever it refuses gets a well-formed error; whatever it accepts has a
+// model and a count no smaller than its instructions'. It may not panic.
+func FuzzDecodeResponses(f *testing.F) {
+	for _, s := range responsesSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		var q request
+		if e := q.decode(body, responsesWire); e != nil {
+			checkRefusal(t, e, responsesWire)
+			return
+		}
+		if q.model == "" || q.inputTokens() < q.systemTokens || q.inputTokens() < 0 {
+			t.Fatalf("accepted %q as %+v", body, q)
+		}
+	})
+}
+
+var responsesSeeds = []string{
+	`{"model":"gpt","input":"hello"}`,
+	`{"model":"gpt","instructions":"be brief","max_output_tokens":100,"stream":true,"input":[{"role":"user","content":[{"type":"input_text","text":"hi"}]}]}`,
+	`{"model":"gpt","input":[{"role":"user","content":"x"},{"type":"function_call","call_id":"c","name":"ls","arguments":"{}"},{"type":"function_call_output","call_id":"c","output":"ok"}],"tools":[{"type":"function","name":"ls","parameters":{}}]}`,
+	`{"model":"gpt","input":[{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"x"}]}]}`,
+	`{"model":"gpt","input":[{"type":"function_call","call_id":"c"}],"max_output_tokens":5}`,
+	`{"model":7,"input":null}`,
+	`{"input":"x"}`,
+	`[]`,
+	`{`,
+}
+
 var anthropicSeeds = []string{
 	`{"model":"sonnet","max_tokens":100,"messages":[{"role":"user","content":"hello"}]}`,
 	`{"model":"sonnet","max_tokens":100,"stream":true,"system":[{"type":"text","text":"be brief"}],"messages":[{"role":"user","content":[{"type":"text","text":"a\u00e9\ud83d\ude00"}]}]}`,
 	`{"model":"s","max_tokens":1,"messages":[{"role":"assistant","content":[{"type":"tool_use","id":"t","name":"ls","input":{"a": [1, 2]}}]},{"role":"user","content":[{"type":"tool_result","tool_use_id":"t","content":[{"type":"text","text":"x"}],"is_error":true}]}]}`,
 	`{"model":"s","max_tokens":1,"messages":[],"system":null,"stream":null,"tools":[{"name":"ls"}]}`,
+	`{"model":"s","max_tokens":1,"messages":[{"role":"user","content":"a"}],"tools":[{"name":"ls","name":"lss","input_schema":null,"function":7},3]}`,
 	`{"model":"s","model":"t","max_tokens":3,"max_tokens":2,"messages":[{"role":"user","content":"\"\\\n"}]}`,
 	`{"model":"s","max_tokens":2147483648,"messages":[]}`,
 	`{"model":"s","max_tokens":1.5,"messages":[]}`,
@@ -97,7 +129,7 @@ func checkRefusal(t *testing.T, e *apiError, wr wire) {
 		t.Fatalf("refused without a type or message: %+v", e)
 	}
 	var b []byte
-	if wr == openaiWire {
+	if wr.openai() {
 		b = appendOpenAIError(nil, e)
 	} else {
 		b = appendError(nil, e, "req_x")
@@ -173,7 +205,45 @@ func refAnthropic(t *testing.T, body []byte) refRequest {
 	for _, m := range list(t, top["messages"]) {
 		r.input += refContent(t, fields(t, m)["content"])
 	}
+	r.input += refTools(top["tools"])
 	return r
+}
+
+// refTools counts tool definitions with encoding/json: each tool's name,
+// description and raw schema, and those of its "function"; anything that
+// is not a list of objects counts nothing.
+func refTools(raw json.RawMessage) int {
+	var l []json.RawMessage
+	if json.Unmarshal(raw, &l) != nil {
+		return 0
+	}
+	total := 0
+	for _, tool := range l {
+		total += refTool(tool)
+	}
+	return total
+}
+
+func refTool(raw json.RawMessage) int {
+	var f map[string]json.RawMessage
+	if json.Unmarshal(raw, &f) != nil {
+		return 0
+	}
+	n := 0
+	for _, k := range []string{"name", "description"} {
+		if c, ok := text(f[k]); ok {
+			n += c
+		}
+	}
+	for _, k := range []string{"input_schema", "parameters"} {
+		if v, ok := f[k]; ok {
+			n += countBytes(len(v))
+		}
+	}
+	if fn, ok := f["function"]; ok {
+		n += refTool(fn)
+	}
+	return n
 }
 
 func refContent(t *testing.T, raw json.RawMessage) int {
@@ -246,5 +316,6 @@ func refOpenAI(t *testing.T, body []byte) refRequest {
 			}
 		}
 	}
+	r.input += refTools(top["tools"])
 	return r
 }

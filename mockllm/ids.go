@@ -58,8 +58,34 @@ func completionID(scenario, session string, n int) string {
 	return "chatcmpl-" + string(h[:])
 }
 
-// toolUseID is the ID of the k-th tool call of an answer.
+// toolCallID is the ID of the k-th tool call of an OpenAI answer.
+func toolCallID(scenario, session string, n, k int) string {
+	h := idHex('t', scenario, session, n*64+k)
+	return "call_" + string(h[:])
+}
+
+// toolUseID is the ID of the k-th tool_use block of an Anthropic answer.
 func toolUseID(scenario, session string, n, k int) string {
 	h := idHex('t', scenario, session, n*64+k)
 	return "toolu_" + string(h[:])
+}
+
+// answerID is the ID of an answer on its wire: msg_ (Anthropic),
+// chatcmpl- (Chat Completions), resp_ (the Responses API).
+func answerID(wr wire, scenario, session string, n int) string {
+	switch wr {
+	case openaiWire:
+		return completionID(scenario, session, n)
+	case responsesWire:
+		h := idHex('p', scenario, session, n)
+		return "resp_" + string(h[:])
+	}
+	return messageID(scenario, session, n)
+}
+
+// itemID is the ID of output item k of a Responses API answer: msg_ for
+// the message, fc_ for a function call.
+func itemID(prefix string, answer string, k int) string {
+	h := idHex('i', answer, prefix, k)
+	return prefix + string(h[:])
 }

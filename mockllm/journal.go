@@ -59,6 +59,14 @@ type Entry struct {
 	// HonoredRetryAfter is, on a request that follows an answer that
 	// asked for a wait, whether the client waited at least that long.
 	HonoredRetryAfter *bool `json:"honored_retry_after,omitempty"`
+	// Route is the path of a request that reached no scenario (an unknown
+	// scenario or route, or a session refused), journalled with the
+	// status it got; empty for the rest.
+	Route string `json:"route,omitempty"`
+	// Resend is, for a request whose body is byte for byte one its session
+	// sent before, the N of the latest such request: a retry, known without
+	// the SDKs' retry-count header.
+	Resend int `json:"resend,omitempty"`
 }
 
 // The kinds of answer the journal records.
@@ -95,7 +103,7 @@ func errorKind(status int, typ, msg string) string {
 	case status == 402 || typ == "billing_error":
 		return kindQuotaExhausted
 	case status == 429:
-		if mentions(msg, "quota", "billing", "credit") {
+		if mentions(msg, "quota", "billing", "credit", "usage limit") {
 			return kindQuotaExhausted
 		}
 		return kindRateLimit

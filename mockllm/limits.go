@@ -15,7 +15,7 @@ import (
 func unknownModel(wr wire, name string, served []string) *apiError {
 	name = clipEntry(name) // a 30 MB model name is not sent back whole
 	list := " The scenario serves: " + strings.Join(served, ", ") + " (or alias a name: faultbench serve --model-alias)."
-	if wr == openaiWire {
+	if wr.openai() {
 		return &apiError{
 			status: http.StatusNotFound, typ: "invalid_request_error", code: "model_not_found", kind: kindNotFound,
 			msg: "The model `" + name + "` does not exist or you do not have access to it." + list,
@@ -35,7 +35,7 @@ func unknownModel(wr wire, name string, served []string) *apiError {
 func checkLimits(wr wire, name string, m scenario.Model, q *request) *apiError {
 	input, maxTokens := q.inputTokens(), q.maxTokens
 	if m.MaxOutput > 0 && maxTokens > m.MaxOutput {
-		if wr == openaiWire {
+		if wr.openai() {
 			e := invalidRequest(fmt.Sprintf(
 				"%s is too large: %d. This model supports at most %d completion tokens, whereas you provided %d.",
 				q.maxTokensKey, maxTokens, m.MaxOutput, maxTokens))
@@ -50,6 +50,14 @@ func checkLimits(wr wire, name string, m scenario.Model, q *request) *apiError {
 		return nil
 	}
 	switch {
+	case input > m.ContextWindow && wr == responsesWire:
+		e := openaiOverflow("Your input exceeds the context window of this model. Please adjust your input and try again.")
+		e.param = "input"
+		return e
+	case wr == responsesWire:
+		// The Responses API takes an output budget past the window, and
+		// cuts the answer short (incomplete, max_output_tokens).
+		return nil
 	case input > m.ContextWindow && wr == openaiWire:
 		return openaiOverflow(fmt.Sprintf(
 			"This model's maximum context length is %d tokens. However, your messages resulted in %d tokens. "+

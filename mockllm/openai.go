@@ -15,10 +15,21 @@ import (
 // OpenAI's for what the error is: context_length_exceeded,
 // insufficient_quota (a 402, or a 429 about quota, billing or credit),
 // rate_limit_exceeded, invalid_api_key, model_not_found.
-func openaiScripted(status int, typ, msg, model string, wait time.Duration) *apiError {
+func openaiScripted(status int, typ, msg, model string, wait time.Duration, requestID string) *apiError {
 	e := &apiError{status: status, typ: typ, msg: msg}
-	quota := status == 402 || (status == 429 && mentions(typ+" "+msg, "quota", "billing", "credit"))
+	quota := status == 402 || (status == 429 && mentions(typ+" "+msg, "quota", "billing", "credit", "usage limit"))
 	switch {
+	case status == 529 || typ == "overloaded_error":
+		// OpenAI says overloaded with a 503 and a server_error.
+		e.status = http.StatusServiceUnavailable
+		if e.typ == "" || e.typ == "overloaded_error" {
+			e.typ = "server_error"
+		}
+		defaults(e, "server_error", "That model is currently overloaded with other requests. You can retry your request, "+
+			"or contact us through our help center at help.openai.com if the error persists. (Please include the request ID "+
+			requestID+" in your message.)")
+		e.kind = kindOverloaded
+		return e
 	case quota:
 		e.code = "insufficient_quota"
 		defaults(e, "insufficient_quota", "You exceeded your current quota, please check your plan and billing details. "+
@@ -42,7 +53,7 @@ func openaiScripted(status int, typ, msg, model string, wait time.Duration) *api
 		defaults(e, "invalid_request_error", "The model `"+model+"` does not exist or you do not have access to it.")
 	case status == 500:
 		defaults(e, "server_error", "The server had an error while processing your request. Sorry about that!")
-	case status == 503 || status == 529:
+	case status == 503:
 		defaults(e, "server_error", "The server is overloaded or not ready yet.")
 	case status >= 500:
 		defaults(e, "server_error", http.StatusText(status))
@@ -83,8 +94,8 @@ const (
 
 // rateLimitHeaders sets x-ratelimit-{limit,remaining,reset}-{requests,
 // tokens} as OpenAI sends them on every answer; a 429 rate limit shows
-// nothing remaining and resets after the wait its rule asks for (1s when
-// it asks none).
+// nothing remaining and resets after the wait it asks for, the wait its
+// message and retry-after state.
 func (r *reply) rateLimitHeaders(h http.Header) {
 	remainingRequests, remainingTokens := openaiRequestLimit-1, max(0, openaiTokenLimit-r.input)
 	resetRequests, resetTokens := "6ms", "0s"
@@ -138,7 +149,11 @@ func finishReason(stop string) string {
 func appendCompletion(b []byte, a *answer, created int64) []byte {
 	b = appendHead(b, a, created, "chat.completion")
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
-	b = appendString(b, a.text)
+	if a.hasText() {
+		b = appendString(b, a.text)
+	} else {
+		b = append(b, "null"...)
+	}
 	b = append(b, `,"refusal":null,"annotations":[]`...)
 	if len(a.tools) > 0 {
 		b = append(b, `,"tool_calls":[`...)
@@ -206,6 +221,7 @@ func (r *reply) openaiEvents(ev *events) {
 		if tail != "" {
 			b = appendString(b, s)
 			b = append(b, tail...)
+			ev.carry(len(s))
 		}
 		b = append(b, `,"logprobs":null,"finish_reason":null}]`...)
 		if r.usage {
@@ -213,7 +229,11 @@ func (r *reply) openaiEvents(ev *events) {
 		}
 		ev.end(append(b, '}'))
 	}
-	chunk(`{"role":"assistant","content":"","refusal":null}`, "", "")
+	if a.hasText() {
+		chunk(`{"role":"assistant","content":"","refusal":null}`, "", "")
+	} else {
+		chunk(`{"role":"assistant","content":null,"refusal":null}`, "", "")
+	}
 	chunks(a.text, func(s string) { chunk(`{"content":`, s, "}") })
 	for i := range a.tools {
 		t := &a.tools[i]

@@ -15,14 +15,22 @@ type wire uint8
 const (
 	anthropicWire wire = iota // POST <base>v1/messages
 	openaiWire                // POST <base>v1/chat/completions
+	responsesWire             // POST <base>v1/responses (OpenAI's Responses API)
 )
 
 func (w wire) String() string {
-	if w == openaiWire {
+	switch w {
+	case openaiWire:
 		return "openai"
+	case responsesWire:
+		return "openai-responses"
 	}
 	return "anthropic"
 }
+
+// openai reports whether the wire is one of OpenAI's, whose errors share
+// one shape and one wording.
+func (w wire) openai() bool { return w != anthropicWire }
 
 // answer is a 200 reply's content: one text block, then any tool calls.
 type answer struct {
@@ -30,6 +38,12 @@ type answer struct {
 	input, output         int
 	tools                 []toolCall
 }
+
+// hasText reports whether the answer has a text block: an answer that only
+// calls tools has none, since the real APIs send none (Anthropic's content
+// starts with the tool_use, OpenAI's content is null) and refuse an empty
+// text block echoed back.
+func (a *answer) hasText() bool { return a.text != "" || len(a.tools) == 0 }
 
 // toolCall is a tool_use block of an answer (OpenAI: a tool call).
 type toolCall struct {
@@ -51,11 +65,14 @@ type reply struct {
 	headers map[string]string
 	// wait is what an error's headers ask the client to wait (0: nothing
 	// asked); OpenAI's rate-limit headers repeat it.
-	wait      time.Duration
-	input     int // the request's input tokens
-	requestID string
-	created   int64 // OpenAI's "created": the session's clock, Unix seconds
-	clock     Clock // the session's: delays and dribbles wait on it
+	wait time.Duration
+	// retryAfter is the retry-after the mock adds to a 429 whose rule sets
+	// none ("" when it adds none).
+	retryAfter string
+	input      int // the request's input tokens
+	requestID  string
+	created    int64 // OpenAI's "created": the session's clock, Unix seconds
+	clock      Clock // the session's: delays and dribbles wait on it
 }
 
 // status is the HTTP status the client sees: 0 when the fault sends none.
@@ -172,6 +189,9 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 			h["Content-Length"] = []string{strconv.Itoa(declared)}
 		}
 	}
+	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, r.status(), reason, p.buf) {
+		return
+	}
 	w.WriteHeader(r.status())
 	if f.Dribble > 0 {
 		if dribble(ctx, w, r.clock, f.Dribble.D(), p.buf, p.ends) != nil {
@@ -201,13 +221,23 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 		if r.err != nil && r.err.status == 529 {
 			h["X-Should-Retry"] = shouldRetryTrue
 		}
-	case openaiWire:
+	case openaiWire, responsesWire:
 		h["X-Request-Id"] = []string{r.requestID}
 		r.rateLimitHeaders(h)
 	}
-	for k, v := range r.headers {
-		h.Set(k, v)
+	if r.retryAfter != "" {
+		h["Retry-After"] = []string{r.retryAfter}
 	}
+	setRuleHeaders(h, r.headers)
+}
+
+// askedWait is the wait the reply's headers ask for: the rule's
+// retry-after-ms or retry-after, or the retry-after the mock added.
+func (r *reply) askedWait(now time.Time) (time.Duration, bool) {
+	if r.retryAfter != "" {
+		return retryAfterOf(map[string]string{"retry-after": r.retryAfter}, now)
+	}
+	return retryAfterOf(r.headers, now)
 }
 
 // streaming reports whether the reply goes out as server-sent events: an
@@ -248,10 +278,12 @@ func (r *reply) payload() (p *events, declared int) {
 // appendBody appends the JSON body of the reply on its wire.
 func (r *reply) appendBody(b []byte) []byte {
 	switch {
-	case r.wire == openaiWire && r.err != nil:
+	case r.wire.openai() && r.err != nil:
 		return appendOpenAIError(b, r.err)
 	case r.wire == openaiWire:
 		return appendCompletion(b, &r.ans, r.created)
+	case r.wire == responsesWire:
+		return r.appendResponse(b, responseStatus(&r.ans), true)
 	case r.err != nil:
 		return appendError(b, r.err, r.requestID)
 	}

@@ -30,6 +30,7 @@ const (
 	defaultSession  = "default"
 	messagesPath    = "/v1/messages"
 	completionsPath = "/v1/chat/completions"
+	responsesPath   = "/v1/responses"
 	// maxSessions bounds the sessions a server keeps, so that a client
 	// inventing session names cannot exhaust its memory; past it, a new
 	// session is refused until /_faultbench/reset.
@@ -48,6 +49,11 @@ type Server struct {
 	scenarios map[string]*served // read-only after New
 	seq       atomic.Uint64      // orders journal entries across sessions
 	entries   entryBudget        // the journal entries all sessions keep
+	// resets counts Reset calls, and rejects the requests answered outside
+	// any session: both go into request IDs, so that no ID repeats in the
+	// server's lifetime.
+	resets, rejects atomic.Uint64
+	strays          strays // the journal of requests that reached no session
 
 	mu       sync.RWMutex // guards the map only; each session locks its own state
 	sessions map[sessionKey]*session
@@ -101,6 +107,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 		clock = s.clock
 	}
 	sess := newSession(sc, session, clock, &s.seq, &s.entries)
+	sess.gen = s.resets.Load()
 	sess.start, sess.started = clock.Now(), true
 	sess.mem.on = true // memo.go
 	key := sessionKey{name, session}
@@ -135,7 +142,7 @@ func (s *Server) Journal() []Entry {
 		all = append(all, sess)
 	}
 	s.mu.RUnlock()
-	var recs []record
+	recs := s.strays.appendTo(nil)
 	for _, sess := range all {
 		recs = sess.appendRecords(recs)
 	}
@@ -161,10 +168,12 @@ func (s *Server) Reset() {
 	s.mu.Lock()
 	old := s.sessions
 	s.sessions = make(map[sessionKey]*session)
+	s.resets.Add(1)
 	s.mu.Unlock()
 	for _, sess := range old {
 		sess.release()
 	}
+	s.strays.reset()
 }
 
 // Dropped is how many journal entries one session has dropped, oldest
@@ -178,6 +187,12 @@ func (s *Server) Dropped(name, session string) int {
 		return 0
 	}
 	return sess.droppedEntries()
+}
+
+// rejectID is the request ID of an answer outside any session: unique
+// for the server's lifetime.
+func (s *Server) rejectID(path string) string {
+	return requestID(path, "", int(s.rejects.Add(1)))
 }
 
 // session returns the session of a request, making it on first use with
@@ -197,6 +212,7 @@ func (s *Server) session(sc *served, name, session string) *session {
 			return nil
 		}
 		sess = newSession(sc, session, s.clock, &s.seq, &s.entries)
+		sess.gen = s.resets.Load()
 		s.sessions[key] = sess
 	}
 	return sess
@@ -213,21 +229,24 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sessName := header(r.Header, SessionHeader, defaultSession)
+	if name, ok := countTokensRoute(r.URL.Path); ok && s.scenarios[name] != nil && len(sessName) <= maxSessionName {
+		s.countTokens(w, r, s.scenarios[name], name, sessName)
+		return
+	}
 	name, wr, ok := route(r.URL.Path)
 	var sc *served
 	if ok {
 		sc = s.scenarios[name]
 	}
 	if sc == nil {
-		msg := "Not found"
-		if ok {
-			msg = fmt.Sprintf("Not found: no scenario %q", clipEntry(name))
+		if !ok {
+			wr = wireOfPath(r.URL.Path)
 		}
-		reject(w, r, notFound(msg, wr), wr, requestID(r.URL.Path, sessName, 0))
+		s.stray(w, r, routeNotFound(r.Method, r.URL.Path, clipEntry(name), ok, wr), wr, name, sessName)
 		return
 	}
 	if len(sessName) > maxSessionName {
-		reject(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, requestID(name, "", 0))
+		s.stray(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, name, "")
 		return
 	}
 
@@ -239,16 +258,26 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.rejected = methodNotAllowed(r.Method)
 	case purposeIndex(in.purpose) < 0:
 		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
+	case wr == anthropicWire && checkVersion(r.Header) != nil:
+		in.rejected = checkVersion(r.Header)
 	default:
 		in.req.keepLast = sc.contains
 		if sess != nil {
 			in.req.mem = &sess.mem
 		}
+		var hb *hashingBody
+		if r.Body != nil {
+			hb = newHashingBody(r.Body)
+			r.Body = hb
+		}
 		in.rejected = decodeBody(w, r, &in.req, wr)
+		if hb != nil {
+			in.fingerprint, in.hasBody = hb.fingerprint()
+		}
 	}
 	if sess == nil {
 		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
-		reject(w, r, e, wr, requestID(name, sessName, 0))
+		s.stray(w, r, e, wr, name, "")
 		return
 	}
 	rp := sess.serve(&in)
@@ -270,6 +299,8 @@ func route(path string) (string, wire, bool) {
 	if !ok {
 		if name, ok = strings.CutSuffix(path, completionsPath); ok {
 			wr = openaiWire
+		} else if name, ok = strings.CutSuffix(path, responsesPath); ok {
+			wr = responsesWire
 		}
 	}
 	if !ok || len(name) < 2 || name[0] != '/' {

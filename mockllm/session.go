@@ -1,6 +1,7 @@
 package mockllm
 
 import (
+	"net/http"
 	"strconv"
 	"sync"
 	"sync/atomic"
@@ -68,6 +69,9 @@ type session struct {
 	name     string
 	clock    Clock
 	seq      *atomic.Uint64 // the server's: orders entries across sessions
+	// gen is how many times the server was reset before the session was
+	// made: it goes into the session's IDs, which so never repeat.
+	gen uint64
 
 	mu       sync.Mutex
 	start    time.Time
@@ -79,12 +83,23 @@ type session struct {
 	asked    time.Duration // the wait the last answer asked for
 	hasAsked bool
 	records  journal
-	mem      memory // the last body's messages, in a session made by Open (memo.go)
+	mem      memory       // the last body's messages, in a session made by Open (memo.go)
+	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 }
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64, budget *entryBudget) *session {
 	return &session{scenario: sc, name: name, clock: clock, seq: seq, uses: make([]int, len(sc.sc.Script)),
 		records: journal{budget: budget}}
+}
+
+// idName is what the session's IDs are hashed from: its name, and the
+// server's resets before it when there were any (so a harness run, which
+// never resets, keeps the IDs it always had).
+func (s *session) idName() string {
+	if s.gen == 0 {
+		return s.name
+	}
+	return s.name + "\x00" + strconv.FormatUint(s.gen, 10)
 }
 
 // incoming is a request as the server hands it to its session: decoded, or
@@ -95,6 +110,10 @@ type incoming struct {
 	rejected   *apiError // a bad method, purpose header or body
 	purpose    string
 	retryCount *int
+	// fingerprint hashes the body as read (hasBody: one was), so that a
+	// resend of it is known.
+	fingerprint uint64
+	hasBody     bool
 }
 
 // purposeIndex returns the counter of a purpose, or -1 for one the mock
@@ -130,7 +149,7 @@ func (s *session) serve(in *incoming) reply {
 	sc := s.scenario.sc
 	rp := reply{
 		wire: in.wire, stream: in.req.stream, usage: in.req.includeUsage, input: in.req.inputTokens(),
-		requestID: requestID(sc.Name, s.name, s.n), created: now.Unix(), clock: s.clock,
+		requestID: requestID(sc.Name, s.idName(), s.n), created: now.Unix(), clock: s.clock,
 	}
 	if in.rejected != nil {
 		rp.err = in.rejected
@@ -160,6 +179,9 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		Wire:        in.wire.String(),
 		Stream:      in.req.stream,
 	}
+	if in.hasBody {
+		e.Resend = s.recent.resend(in.fingerprint, s.n)
+	}
 	if !rp.fault.IsZero() {
 		e.Fault = rp.fault.String()
 		if w, ok := s.clock.(Waiter); ok {
@@ -168,11 +190,18 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 			}
 		}
 	}
-	if rp.err == nil && e.Status == 200 {
+	switch {
+	case rp.err == nil && e.Status == 200 && (e.Kind == kindOK || e.Kind == kindTruncated):
 		e.OutputTokens, e.StopReason = rp.ans.output, rp.ans.stop
-		if in.wire == openaiWire {
+		switch in.wire {
+		case openaiWire:
 			e.StopReason = finishReason(rp.ans.stop)
+		case responsesWire:
+			e.StopReason = responseStopReason(&rp.ans)
 		}
+	case rp.err == nil && e.Status == 200:
+		// A 200 the fault broke: what the client got, and no stop reason.
+		e.OutputTokens = rp.outputSent()
 	}
 	if s.n > 1 {
 		gap := t - s.last
@@ -184,7 +213,7 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 	}
 	s.last, s.hasAsked = t, false
 	if rp.err != nil {
-		if d, ok := retryAfterOf(rp.headers, now); ok {
+		if d, ok := rp.askedWait(now); ok {
 			ms := d.Milliseconds()
 			e.RetryAfterMS, s.asked, s.hasAsked = &ms, d, true
 		}
@@ -215,19 +244,18 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 	if i := s.match(q, model, purpose, attempt, t); i >= 0 {
 		s.uses[i]++
 		r := &sc.Script[i].Respond
-		rp.headers = r.Headers
+		rp.headers = rebase(r.Headers, s.start)
 		switch {
 		case len(r.ToolUse) > 0:
 			s.toolAnswer(rp, q, i)
 			return
 		case !r.OK && r.Status >= 400:
-			rp.wait, _ = retryAfterOf(r.Headers, now)
-			rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, q.model, rp.wait)
+			s.scriptedError(rp, &sc.Script[i], q.model, t, now)
 			return
 		case !r.Fault.IsZero():
 			rp.fault = r.Fault
 			if r.Fault.Kind == scenario.FaultError {
-				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0)
+				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0, rp.requestID)
 				if !q.stream {
 					// No stream to fail in: the error comes as its status.
 					rp.err = failure
@@ -241,6 +269,29 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 	s.compose(rp, q, m, purpose)
 }
 
+// scriptedError fills the error rule r answers with, and the wait it
+// asks for: what its headers say (retry-after-ms, retry-after, the reset
+// of the shut rate-limit window); for a 429 that says nothing, the time
+// left in the rule's window (when.before), else 1 s. A rate-limit 429
+// carries that wait in retry-after unless the rule sets retry-after or
+// retry-after-ms itself (an empty value removes it); OpenAI's message and
+// reset headers state the same wait.
+func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t time.Duration, now time.Time) {
+	r := &rule.Respond
+	wait, asked := ruleWait(rp.headers, now)
+	if !asked && r.Status == http.StatusTooManyRequests {
+		wait = defaultRateLimitWait
+		if b := rule.When.Before.D(); b > t {
+			wait = b - t
+		}
+	}
+	rp.wait = wait
+	rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, model, wait, rp.requestID)
+	if rp.err.kind == kindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
+		rp.retryAfter = retryAfterSeconds(wait)
+	}
+}
+
 // compose fills a complete answer: the turn's answer, or a repair call's
 // summary, cut at max_tokens (without max_tokens, an OpenAI request is cut
 // at the model's max_output).
@@ -251,11 +302,7 @@ func (s *session) compose(rp *reply, q *request, m scenario.Model, purpose strin
 		text = s.scenario.summary
 	}
 	a := answer{model: q.model, stop: "end_turn", input: q.inputTokens(), output: tokens.Count(text), text: text}
-	if rp.wire == openaiWire {
-		a.id = completionID(sc.Name, s.name, s.n)
-	} else {
-		a.id = messageID(sc.Name, s.name, s.n)
-	}
+	a.id = answerID(rp.wire, sc.Name, s.idName(), s.n)
 	limit := q.maxTokens
 	if limit == 0 {
 		limit = m.MaxOutput
@@ -282,11 +329,7 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 		}
 	}
 	a := answer{model: q.model, stop: "tool_use", input: q.inputTokens()}
-	if rp.wire == openaiWire {
-		a.id = completionID(sc.Name, s.name, s.n)
-	} else {
-		a.id = messageID(sc.Name, s.name, s.n)
-	}
+	a.id = answerID(rp.wire, sc.Name, s.idName(), s.n)
 	for k, j := range idx {
 		input := s.scenario.inputs[i][j]
 		if r.Vary {
@@ -297,7 +340,11 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 				input = step + "," + input[1:]
 			}
 		}
-		a.tools = append(a.tools, toolCall{id: toolUseID(sc.Name, s.name, s.n, k), name: r.ToolUse[j].Name, input: input})
+		id := toolUseID(sc.Name, s.idName(), s.n, k)
+		if rp.wire.openai() {
+			id = toolCallID(sc.Name, s.idName(), s.n, k)
+		}
+		a.tools = append(a.tools, toolCall{id: id, name: r.ToolUse[j].Name, input: input})
 		a.output += tokens.Count(input)
 	}
 	rp.ans = a

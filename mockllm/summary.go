@@ -17,7 +17,7 @@ type SessionSummary struct {
 	// Statuses is what each request got: its status, or, when no status
 	// came (a reset, a hang, garbage), its kind.
 	Statuses     []string
-	InputTokens  int // submitted: every request's, failed or not
+	InputTokens  int // submitted: every model request's, failed or not (count_tokens submits none)
 	OutputTokens int
 	// SpanMS is the time of the last request since the session began.
 	SpanMS int64
@@ -49,7 +49,9 @@ func Summarize(entries []Entry) []SessionSummary {
 		} else {
 			s.Statuses = append(s.Statuses, e.Kind)
 		}
-		s.InputTokens += e.InputTokens
+		if e.Route == "" { // count_tokens counts, but submits nothing to a model
+			s.InputTokens += e.InputTokens
+		}
 		s.OutputTokens += e.OutputTokens
 		s.SpanMS = max(s.SpanMS, e.TimeMS)
 		if e.HonoredRetryAfter != nil {

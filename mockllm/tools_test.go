@@ -40,17 +40,18 @@ func toolsOf(w *httptest.ResponseRecorder) (names, inputs []string, m toolMessag
 }
 
 // withLast is a request whose last message is a user message with a tool
-// result and text.
+// result and text (no text block when text is empty).
 func withLast(result, text string) string {
+	last := []any{map[string]any{"type": "tool_result", "tool_use_id": "t1", "content": result}}
+	if text != "" {
+		last = append(last, map[string]any{"type": "text", "text": text})
+	}
 	b, err := json.Marshal(map[string]any{
 		"model": "sonnet", "max_tokens": 1000,
 		"messages": []any{
 			map[string]any{"role": "user", "content": tokens.Text(20)},
 			map[string]any{"role": "assistant", "content": []any{map[string]any{"type": "tool_use", "id": "t1", "name": "read", "input": map[string]any{}}}},
-			map[string]any{"role": "user", "content": []any{
-				map[string]any{"type": "tool_result", "tool_use_id": "t1", "content": result},
-				map[string]any{"type": "text", "text": text},
-			}},
+			map[string]any{"role": "user", "content": last},
 		},
 	})
 	Expect(err).NotTo(HaveOccurred())
@@ -75,7 +76,7 @@ var _ = Describe("tool_use answers", func() {
 		Expect(inputs).To(Equal([]string{`{"at":1,"path":"a"}`, `{}`}))
 		Expect(m.StopReason).To(Equal("tool_use"))
 		Expect(m.Usage.OutputTokens).To(Equal(tokens.Count(inputs[0]) + tokens.Count(inputs[1])))
-		Expect(m.Content[1].ID).NotTo(Equal(m.Content[2].ID))
+		Expect(m.Content[0].ID).NotTo(Equal(m.Content[1].ID))
 		Expect(srv.Entries(scName, "s")[0].StopReason).To(Equal("tool_use"))
 	})
 

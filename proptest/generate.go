@@ -21,6 +21,9 @@ const rateLimitReset = 15 * time.Second
 // docs/classification.md a status can carry, with and without server directives
 // (x-should-retry: true on permanent errors too; false only on the 503),
 // an overflow that gives no numbers, and transport and stream faults.
+//
+// The mock gives a rate-limit 429 a retry-after of its own; the faults
+// meant to carry no directive, or only the reset headers, remove it.
 var Faults = []scenario.Respond{
 	{OK: true},
 	{Status: 403, Headers: map[string]string{"x-should-retry": "true"}},
@@ -32,12 +35,12 @@ var Faults = []scenario.Respond{
 	{Fault: scenario.Fault{Kind: scenario.FaultEmpty}},
 	{Fault: scenario.Fault{Kind: scenario.FaultCut, After: 3}},
 	{Fault: scenario.Fault{Kind: scenario.FaultError, After: 2}},
-	{Status: 429},
+	{Status: 429, Headers: map[string]string{"retry-after": ""}},
 	{Status: 429, Headers: map[string]string{"retry-after": "1"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "5"}},
 	{Status: 429, Headers: map[string]string{"retry-after": "120"}},
 	{Status: 429, Headers: map[string]string{"retry-after-ms": "2500"}},
-	{Status: 429, Headers: map[string]string{"anthropic-ratelimit-requests-remaining": "0",
+	{Status: 429, Headers: map[string]string{"retry-after": "", "anthropic-ratelimit-requests-remaining": "0",
 		"anthropic-ratelimit-requests-reset": clock.Epoch.Add(rateLimitReset).Format(time.RFC3339)}},
 	{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details."},
 	{Status: 529},

@@ -56,7 +56,18 @@ type Turn struct {
 	// AuthRefresh says the caller can renew its credentials: the harness
 	// gives the engine a refresh hook, which a 401 may call once.
 	AuthRefresh bool `yaml:"auth_refresh"`
+	// Wire is the API the harness sends the turn by: WireAnthropic (the
+	// default, when empty), WireOpenAI (Chat Completions) or
+	// WireOpenAIResponses (the Responses API).
+	Wire string `yaml:"wire"`
 }
+
+// The wires a turn can be sent by.
+const (
+	WireAnthropic       = "anthropic"
+	WireOpenAI          = "openai"
+	WireOpenAIResponses = "openai-responses"
+)
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.
 type MessageGroup struct {
@@ -143,7 +154,9 @@ type Respond struct {
 	Type    string `yaml:"type"`
 	Message string `yaml:"message"`
 	// Fault answers with a transport or stream fault: see Fault.
-	Fault   Fault             `yaml:"fault"`
+	Fault Fault `yaml:"fault"`
+	// Headers are set on the answer over the mock's own; an empty value
+	// removes one the mock sends by default (a 429's retry-after).
 	Headers map[string]string `yaml:"headers"`
 }
 

@@ -231,6 +231,15 @@ func (v *validator) turn(s *Scenario) {
 	case t.MaxTokens > MaxTokens:
 		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
+	switch t.Wire {
+	case "", WireAnthropic:
+	case WireOpenAI, WireOpenAIResponses:
+		if t.Stream {
+			v.errorf("turn.stream", "the harness streams only on the %s wire, not on %s", WireAnthropic, t.Wire)
+		}
+	default:
+		v.errorf("turn.wire", "%q is not a wire; use %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses)
+	}
 	switch {
 	case t.SystemTokens < 0:
 		v.errorf("turn.system_tokens", "must be >= 0, got %d", t.SystemTokens)
@@ -359,10 +368,8 @@ func (v *validator) respond(path string, r Respond) {
 			v.errorf(hp, "same header as %s (header names ignore case)", quote(prev))
 		}
 		seen[strings.ToLower(name)] = name
-		switch value := r.Headers[name]; {
-		case value == "":
-			v.errorf(hp, "the value must be a non-empty string")
-		case strings.ContainsAny(value, "\r\n\x00"):
+		// An empty value removes a header the mock sends by default.
+		if strings.ContainsAny(r.Headers[name], "\r\n\x00") {
 			v.errorf(hp, "the value must be one line")
 		}
 	}

@@ -31,4 +31,11 @@
 // agent turn cost no encoding of what was sent before. The params the SDK
 // is given hold the model only, so an OpenTelemetry span that records
 // request content sees no messages.
+// WithResponses sends by the Responses API instead (POST v1/responses,
+// openai-go's responses client, retries off alike): the system prompt as
+// instructions, the messages as input items (tool calls as function_call
+// items, tool results as function_call_output items), max_tokens as
+// max_output_tokens; an answer cut at max_output_tokens (status
+// incomplete) has StopReason length, one that calls tools tool_calls, as
+// on Chat Completions.
 package openai

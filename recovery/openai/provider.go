@@ -26,6 +26,7 @@ import (
 type Provider struct {
 	client     sdk.Client
 	legacy     bool
+	responses  bool // send by the Responses API (WithResponses)
 	perRequest []func(recovery.Request) []option.RequestOption
 	cache      *wirecache.Cache
 }
@@ -63,8 +64,16 @@ func (p *Provider) WithRequestOptions(f func(recovery.Request) []option.RequestO
 	return &q
 }
 
-// Send makes one chat completion for req. It never retries.
+// Send makes one chat completion (or, WithResponses, one response) for
+// req. It never retries.
 func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Response, error) {
+	var opts []option.RequestOption
+	for _, f := range p.perRequest {
+		opts = append(opts, f(req)...)
+	}
+	if p.responses {
+		return p.sendResponse(ctx, req, opts)
+	}
 	body, err := p.body(req)
 	if err != nil {
 		return nil, err
@@ -73,10 +82,6 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 	// only the model.
 	params := sdk.ChatCompletionNewParams{Model: sdk.ChatModel(req.Model), Messages: []sdk.ChatCompletionMessageParamUnion{}}
 	var httpResp *http.Response
-	var opts []option.RequestOption
-	for _, f := range p.perRequest {
-		opts = append(opts, f(req)...)
-	}
 	opts = append(opts, option.WithRequestBody("application/json", body), option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
 
 	completion, err := p.client.Chat.Completions.New(ctx, params, opts...)

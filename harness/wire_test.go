@@ -1,0 +1,40 @@
+package harness_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+var _ = Describe("turn.wire", func() {
+	// input 8,000 + max_tokens 4,096 overflow a 10,000 window: the
+	// Messages API and Chat Completions refuse it (400), the Responses API
+	// takes it and cuts the answer short.
+	overflowing := func(wire string) *scenario.Scenario {
+		return &scenario.Scenario{
+			Name:   "wire-" + wire,
+			Models: map[string]scenario.Model{"m": {ContextWindow: 10000, MaxOutput: 8000}},
+			Turn: scenario.Turn{Wire: wire, Model: "m", MaxTokens: 4096, SystemTokens: 1000,
+				Messages: []scenario.MessageGroup{{Count: 3, Tokens: 7000}}, AnswerTokens: 500},
+		}
+	}
+
+	It("sends the turn by the wire it names, each with its own rules", func() {
+		scs := []*scenario.Scenario{overflowing(""), overflowing(scenario.WireOpenAI), overflowing(scenario.WireOpenAIResponses)}
+		rep, err := harness.Run(context.Background(), scs, []recovery.Strategy{recovery.Classifying()}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		for _, name := range []string{"wire-", "wire-openai"} {
+			first := result(rep, name, "classify").AttemptsLog[0]
+			Expect(first.Status).To(Equal(400), name)
+			Expect(first.Kind).To(Equal("context_overflow"), name)
+		}
+		responses := result(rep, "wire-openai-responses", "classify")
+		Expect(responses.Attempts).To(Equal(1))
+		Expect(responses.AttemptsLog[0].Status).To(Equal(200))
+	})
+})

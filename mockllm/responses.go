@@ -1,0 +1,248 @@
+package mockllm
+
+import (
+	"bytes"
+	"strconv"
+)
+
+// The OpenAI Responses API wire format (POST <base>v1/responses): the
+// response object, its output items (a message with one output_text part,
+// then a function_call item per tool call), and the events of a stream.
+// Errors are OpenAI's {"error":{...}} envelope, as on Chat Completions.
+
+// responseStatus is a response's status: incomplete when the answer was
+// cut at max_output_tokens, else completed.
+func responseStatus(a *answer) string {
+	if a.stop == "max_tokens" {
+		return "incomplete"
+	}
+	return "completed"
+}
+
+// responseStopReason is what the journal records as a Responses API
+// answer's stop reason: the status, or max_output_tokens for a cut.
+func responseStopReason(a *answer) string {
+	if a.stop == "max_tokens" {
+		return "max_output_tokens"
+	}
+	return "completed"
+}
+
+// appendResponse appends a response object with the given status; with
+// output, the answer's output items and usage, else none (the response an
+// in-progress stream begins with).
+func (r *reply) appendResponse(b []byte, status string, output bool) []byte {
+	a := &r.ans
+	b = append(b, `{"id":`...)
+	b = appendString(b, a.id)
+	b = append(b, `,"object":"response","created_at":`...)
+	b = strconv.AppendInt(b, r.created, 10)
+	b = append(b, `,"status":"`...)
+	b = append(b, status...)
+	b = append(b, `","error":null,"incomplete_details":`...)
+	if status == "incomplete" {
+		b = append(b, `{"reason":"max_output_tokens"}`...)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"instructions":null,"max_output_tokens":null,"model":`...)
+	b = appendString(b, a.model)
+	b = append(b, `,"output":[`...)
+	if output {
+		b = r.appendItems(b, status)
+	}
+	b = append(b, `],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},`+
+		`"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"}},"tool_choice":"auto",`+
+		`"tools":[],"top_p":1.0,"truncation":"disabled","usage":`...)
+	if output {
+		b = appendResponseUsage(b, a.input, a.output)
+	} else {
+		b = append(b, "null"...)
+	}
+	return append(b, `,"user":null,"metadata":{}}`...)
+}
+
+// appendItems appends the output items, each with the given status.
+func (r *reply) appendItems(b []byte, status string) []byte {
+	a := &r.ans
+	first := true
+	if a.hasText() {
+		b = r.appendMessageItem(b, status, a.text)
+		first = false
+	}
+	for k := range a.tools {
+		if !first {
+			b = append(b, ',')
+		}
+		first = false
+		b = r.appendCallItem(b, k, "completed", a.tools[k].input)
+	}
+	return b
+}
+
+func (r *reply) messageItemID() string { return itemID("msg_", r.ans.id, 0) }
+
+func (r *reply) callItemID(k int) string { return itemID("fc_", r.ans.id, k+1) }
+
+// appendMessageItem appends the message item with its text.
+func (r *reply) appendMessageItem(b []byte, status, text string) []byte {
+	b = append(b, `{"type":"message","id":`...)
+	b = appendString(b, r.messageItemID())
+	b = append(b, `,"status":"`...)
+	b = append(b, status...)
+	b = append(b, `","role":"assistant","content":[{"type":"output_text","text":`...)
+	b = appendString(b, text)
+	return append(b, `,"annotations":[],"logprobs":[]}]}`...)
+}
+
+// appendCallItem appends function_call item k with its arguments.
+func (r *reply) appendCallItem(b []byte, k int, status, args string) []byte {
+	t := &r.ans.tools[k]
+	b = append(b, `{"type":"function_call","id":`...)
+	b = appendString(b, r.callItemID(k))
+	b = append(b, `,"call_id":`...)
+	b = appendString(b, t.id)
+	b = append(b, `,"name":`...)
+	b = appendString(b, t.name)
+	b = append(b, `,"arguments":`...)
+	b = appendString(b, args)
+	b = append(b, `,"status":"`...)
+	b = append(b, status...)
+	return append(b, `"}`...)
+}
+
+func appendResponseUsage(b []byte, input, output int) []byte {
+	b = append(b, `{"input_tokens":`...)
+	b = strconv.AppendInt(b, int64(input), 10)
+	b = append(b, `,"input_tokens_details":{"cached_tokens":0},"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(output), 10)
+	b = append(b, `,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":`...)
+	b = strconv.AppendInt(b, int64(input+output), 10)
+	return append(b, '}')
+}
+
+// responseStream builds a Responses API stream: each event named by its
+// type, its data carrying the type and a sequence number.
+type responseStream struct {
+	ev  *events
+	seq int
+}
+
+// begin starts event typ's data up to the fields after sequence_number.
+func (st *responseStream) begin(typ string) []byte {
+	b := st.ev.begin(typ)
+	b = append(b, `{"type":"`...)
+	b = append(b, typ...)
+	b = append(b, `","sequence_number":`...)
+	b = strconv.AppendInt(b, int64(st.seq), 10)
+	st.seq++
+	return b
+}
+
+func (st *responseStream) end(b []byte) { st.ev.end(append(b, '}')) }
+
+// responseEvents appends the events of a streamed response, as the real
+// API sends them: response.created and response.in_progress; for the
+// message, output_item.added, content_part.added, output_text.delta in
+// pieces, output_text.done, content_part.done and output_item.done; for
+// each function call, output_item.added, function_call_arguments.delta in
+// pieces, function_call_arguments.done and output_item.done; then
+// response.completed (response.incomplete for an answer cut at
+// max_output_tokens).
+func (r *reply) responseEvents(ev *events) {
+	a := &r.ans
+	st := &responseStream{ev: ev}
+	for _, typ := range []string{"response.created", "response.in_progress"} {
+		b := st.begin(typ)
+		b = append(b, `,"response":`...)
+		st.end(r.appendResponse(b, "in_progress", false))
+	}
+	index := 0
+	if a.hasText() {
+		id := r.messageItemID()
+		b := st.begin("response.output_item.added")
+		b = append(b, `,"output_index":0,"item":{"type":"message","id":`...)
+		b = appendString(b, id)
+		st.end(append(b, `,"status":"in_progress","role":"assistant","content":[]}`...))
+		head := func(typ string) []byte {
+			b := st.begin(typ)
+			b = append(b, `,"item_id":`...)
+			b = appendString(b, id)
+			return append(b, `,"output_index":0,"content_index":0`...)
+		}
+		st.end(append(head("response.content_part.added"), `,"part":{"type":"output_text","text":"","annotations":[],"logprobs":[]}`...))
+		chunks(a.text, func(s string) {
+			b := append(head("response.output_text.delta"), `,"delta":`...)
+			b = appendString(b, s)
+			ev.carry(len(s))
+			st.end(append(b, `,"logprobs":[]`...))
+		})
+		b = append(head("response.output_text.done"), `,"text":`...)
+		b = appendString(b, a.text)
+		st.end(append(b, `,"logprobs":[]`...))
+		b = append(head("response.content_part.done"), `,"part":{"type":"output_text","text":`...)
+		b = appendString(b, a.text)
+		st.end(append(b, `,"annotations":[],"logprobs":[]}`...))
+		b = append(st.begin("response.output_item.done"), `,"output_index":0,"item":`...)
+		st.end(r.appendMessageItem(b, responseStatus(a), a.text))
+		index++
+	}
+	for k := range a.tools {
+		id := r.callItemID(k)
+		b := st.begin("response.output_item.added")
+		b = append(b, `,"output_index":`...)
+		b = strconv.AppendInt(b, int64(index), 10)
+		b = append(b, `,"item":`...)
+		st.end(r.appendCallItem(b, k, "in_progress", ""))
+		head := func(typ string) []byte {
+			b := st.begin(typ)
+			b = append(b, `,"item_id":`...)
+			b = appendString(b, id)
+			b = append(b, `,"output_index":`...)
+			return strconv.AppendInt(b, int64(index), 10)
+		}
+		chunks(a.tools[k].input, func(s string) {
+			b := append(head("response.function_call_arguments.delta"), `,"delta":`...)
+			b = appendString(b, s)
+			ev.carry(len(s))
+			st.end(b)
+		})
+		b = append(head("response.function_call_arguments.done"), `,"arguments":`...)
+		st.end(appendString(b, a.tools[k].input))
+		b = append(st.begin("response.output_item.done"), `,"output_index":`...)
+		b = strconv.AppendInt(b, int64(index), 10)
+		b = append(b, `,"item":`...)
+		st.end(r.appendCallItem(b, k, "completed", a.tools[k].input))
+		index++
+	}
+	status := responseStatus(a)
+	b := st.begin("response." + status)
+	b = append(b, `,"response":`...)
+	st.end(r.appendResponse(b, status, true))
+}
+
+// responseFailed appends what a Responses API stream ends with when the
+// server fails mid-way: an error event, then response.failed with the
+// error in the response.
+func (r *reply) responseFailed(ev *events, e *apiError) {
+	st := &responseStream{ev: ev, seq: len(ev.ends)}
+	code := e.code
+	if code == "" {
+		code = "server_error"
+	}
+	b := st.begin("error")
+	b = append(b, `,"code":`...)
+	b = appendString(b, code)
+	b = append(b, `,"message":`...)
+	b = appendString(b, e.msg)
+	st.end(append(b, `,"param":null`...))
+	b = st.begin("response.failed")
+	b = append(b, `,"response":`...)
+	resp := r.appendResponse(nil, "failed", false)
+	// The failed response carries its error where the others say null.
+	failed := append([]byte(`{"code":`), appendString(nil, code)...)
+	failed = append(append(failed, `,"message":`...), appendString(nil, e.msg)...)
+	failed = append(failed, '}')
+	resp = bytes.Replace(resp, []byte(`"error":null`), append([]byte(`"error":`), failed...), 1)
+	st.end(append(b, resp...))
+}

@@ -1,0 +1,53 @@
+package mockllm
+
+import (
+	"net/http"
+	"sync"
+)
+
+// maxStrays bounds the journal of requests that reached no session: the
+// latest 1,000 are kept.
+const maxStrays = 1000
+
+// strays journals the requests that reached no scenario's session (an
+// unknown scenario or route, a session name too long, a session past the
+// server's bound), in a ring of the latest maxStrays.
+type strays struct {
+	mu   sync.Mutex
+	ring []record
+	next int
+}
+
+func (st *strays) add(r record) {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if len(st.ring) < maxStrays {
+		st.ring = append(st.ring, r)
+		return
+	}
+	st.ring[st.next] = r
+	st.next = (st.next + 1) % maxStrays
+}
+
+func (st *strays) appendTo(dst []record) []record {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return append(dst, st.ring...)
+}
+
+func (st *strays) reset() {
+	st.mu.Lock()
+	st.ring, st.next = nil, 0
+	st.mu.Unlock()
+}
+
+// stray answers a request that reaches no session, and journals it with
+// its route and the status it got.
+func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *apiError, wr wire, scenario, session string) {
+	id := s.rejectID(r.URL.Path)
+	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
+		Scenario: scenario, Session: session, Route: r.URL.Path, Status: e.status, Kind: e.kind,
+		RequestID: id, Wire: wr.String(), RetryCount: retryCount(r.Header), Purpose: header(r.Header, PurposeHeader, purposeTurn),
+	}})
+	reject(w, r, e, wr, id)
+}

@@ -1,0 +1,70 @@
+package mockllm
+
+// Tool definitions count in a request's input, as the real APIs count
+// them: by the token rule, each tool's name, its description and the raw
+// JSON of its schema (Anthropic's input_schema; OpenAI's parameters, under
+// "function" in Chat Completions and at the top in the Responses API), each
+// on its own.
+
+// toolTokens reads a request's tools (s stands at the value of "tools")
+// and returns their tokens; anything that is not a list of objects counts
+// nothing.
+func toolTokens(s *scanner) int {
+	if s.peek() != '[' {
+		s.skip()
+		return 0
+	}
+	s.enter()
+	total := 0
+	for s.more() {
+		total += toolDefinition(s)
+	}
+	return total
+}
+
+// toolDefinition counts one tool: its name, description and schema, and
+// those of a nested "function" object; of a key given twice, the last
+// counts, as encoding/json would read it.
+func toolDefinition(s *scanner) int {
+	if s.peek() != '{' {
+		s.skip()
+		return 0
+	}
+	s.enter()
+	var name, desc, inSchema, params, fn int
+	for s.more() {
+		switch string(s.key()) {
+		case "name":
+			name = stringTokens(s)
+		case "description":
+			desc = stringTokens(s)
+		case "input_schema":
+			inSchema = rawTokens(s)
+		case "parameters":
+			params = rawTokens(s)
+		case "function":
+			fn = toolDefinition(s)
+		default:
+			s.skip()
+		}
+	}
+	return name + desc + inSchema + params + fn
+}
+
+// stringTokens is the tokens of a string value, 0 for any other.
+func stringTokens(s *scanner) int {
+	if s.peek() != '"' {
+		s.skip()
+		return 0
+	}
+	_, n := s.str()
+	return countBytes(n)
+}
+
+// rawTokens is the tokens of a value's raw JSON.
+func rawTokens(s *scanner) int {
+	s.peek()
+	start := s.i
+	s.skip()
+	return countBytes(s.i - start)
+}

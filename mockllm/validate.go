@@ -1,0 +1,311 @@
+package mockllm
+
+import (
+	"bytes"
+	"fmt"
+	"net/http"
+	"strings"
+)
+
+// The rules a conversation must follow beyond its fields' types, checked
+// once the wire's walker has read the body (so the JSON is sound and every
+// field it reads has its type), and worded as the real APIs word them. A
+// client that echoes back what it should not (an empty text block, a
+// tool_result for a call that was never made) is refused here as the real
+// API refuses it.
+
+// The anthropic-version values the real API accepts: the two it
+// publishes, and the one anthropic-sdk-go v2.15 sends. A request without
+// the header is let through: the mock is also for curl.
+var anthropicVersions = []string{"2023-06-01", "2023-01-01", "2026-10-21"}
+
+// checkVersion refuses an anthropic-version the real API does not know:
+// `anthropic-version: "2023-10-01" is not a valid version`.
+func checkVersion(h http.Header) *apiError {
+	v, ok := h["Anthropic-Version"]
+	if !ok {
+		return nil
+	}
+	got := strings.Join(v, ", ")
+	for _, known := range anthropicVersions {
+		if got == known {
+			return nil
+		}
+	}
+	return invalidRequest(fmt.Sprintf("anthropic-version: %q is not a valid version", got))
+}
+
+// blockShape is what the rules need of a message: its role, whether its
+// content is empty, the ids of its tool_use blocks and the tool_use_ids of
+// its tool_result blocks (with the index of each block).
+type blockShape struct {
+	role    string
+	empty   bool
+	uses    []string
+	results []idAt
+}
+
+type idAt struct {
+	id    string
+	index int
+}
+
+// checkMessages applies the Anthropic Messages API's rules to the
+// messages of a body its walker has accepted:
+//
+//   - at least one message ("messages: at least one message is required");
+//   - no empty content but in a final assistant message ("messages.N: all
+//     messages must have non-empty content except for the optional final
+//     assistant message");
+//   - no empty text block ("messages: text content blocks must be
+//     non-empty"), nor one of white space only ("messages: text content
+//     blocks must contain non-whitespace text");
+//   - every tool_result answers a tool_use of the message before it
+//     ("messages.N.content.K: unexpected `tool_use_id` found in
+//     `tool_result` blocks: ID. Each `tool_result` block must have a
+//     corresponding `tool_use` block in the previous message.");
+//   - every tool_use is answered by a tool_result in the message after it
+//     ("messages.N: `tool_use` ids were found without `tool_result` blocks
+//     immediately after: ID. Each `tool_use` block must have a
+//     corresponding `tool_result` block in the next message.").
+//
+// Roles need not alternate otherwise: the real API joins consecutive turns
+// of one role.
+//
+// The same pass counts the tool definitions into q (see toolTokens).
+func checkMessages(b []byte, q *request) *apiError {
+	s := &scanner{b: b}
+	if s.peek() != '{' {
+		return nil
+	}
+	s.enter()
+	var err *apiError
+	found := false
+	for s.more() {
+		switch k := s.key(); {
+		case string(k) == "tools":
+			q.toolTokens = toolTokens(s)
+		case string(k) != "messages" || s.peek() != '[':
+			s.skip()
+		default:
+			found = true
+			err = anthropicMessages(s) // the last of a repeated key wins
+		}
+	}
+	if !found {
+		return nil
+	}
+	return err
+}
+
+func anthropicMessages(s *scanner) *apiError {
+	s.enter()
+	var (
+		prev    blockShape
+		n       int
+		bad     *apiError // the first error; the walk goes on to the end of the list
+		pending = func(i int, cur *blockShape) *apiError {
+			// The tool_use ids of message i-1 that message i does not answer.
+			var missing []string
+			for _, id := range prev.uses {
+				answered := false
+				if cur != nil {
+					for _, r := range cur.results {
+						answered = answered || r.id == id
+					}
+				}
+				if !answered {
+					missing = append(missing, id)
+				}
+			}
+			if len(missing) == 0 {
+				return nil
+			}
+			return invalidRequest(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. "+
+				"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, strings.Join(missing, ", ")))
+		}
+	)
+	for i := 0; s.more(); i++ {
+		cur, err := anthropicMessage(s)
+		n++
+		if bad != nil {
+			continue
+		}
+		if err != nil {
+			bad = err
+			continue
+		}
+		if cur.empty {
+			// Only a final assistant message may be empty; whether this one
+			// is final is known at the next.
+			if cur.role != "assistant" {
+				bad = emptyContent(i)
+				continue
+			}
+		}
+		if prev.empty && i > 0 {
+			bad = emptyContent(i - 1)
+			continue
+		}
+		for _, r := range cur.results {
+			if !contains(prev.uses, r.id) {
+				bad = invalidRequest(fmt.Sprintf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. "+
+					"Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, r.index, r.id))
+				break
+			}
+		}
+		if bad == nil {
+			bad = pending(i, &cur)
+		}
+		prev = cur
+	}
+	switch {
+	case bad != nil:
+		return bad
+	case n == 0:
+		return invalidRequest("messages: at least one message is required")
+	}
+	return pending(n, nil)
+}
+
+func emptyContent(i int) *apiError {
+	return invalidRequest(fmt.Sprintf("messages.%d: all messages must have non-empty content except for the optional final assistant message", i))
+}
+
+func contains(ids []string, id string) bool {
+	for _, x := range ids {
+		if x == id {
+			return true
+		}
+	}
+	return false
+}
+
+// anthropicMessage reads one message's role and content blocks.
+func anthropicMessage(s *scanner) (blockShape, *apiError) {
+	var m blockShape
+	if s.peek() != '{' {
+		s.skip()
+		return m, nil
+	}
+	s.enter()
+	var err *apiError
+	for s.more() {
+		switch string(s.key()) {
+		case "role":
+			role, _ := s.stringValue()
+			m.role = roleOf(role)
+		case "content":
+			m.uses, m.results = m.uses[:0], m.results[:0]
+			switch s.peek() {
+			case '"':
+				raw := s.rawString()
+				m.empty = len(raw) == 0
+				if len(raw) > 0 && err == nil && blank(raw) {
+					err = invalidRequest("messages: text content blocks must contain non-whitespace text")
+				}
+			case '[':
+				s.enter()
+				m.empty = true
+				for k := 0; s.more(); k++ {
+					m.empty = false
+					if e := m.block(s, k); e != nil && err == nil {
+						err = e
+					}
+				}
+			default:
+				s.skip()
+			}
+		default:
+			s.skip()
+		}
+	}
+	return m, err
+}
+
+// block reads content block k of a message.
+func (m *blockShape) block(s *scanner, k int) *apiError {
+	if s.peek() != '{' {
+		s.skip()
+		return nil
+	}
+	s.enter()
+	var (
+		typ, id, useID []byte
+		text           []byte
+		textLen        int
+		hasText        bool
+	)
+	for s.more() {
+		switch string(s.key()) {
+		case "type":
+			typ, _ = s.stringValue()
+		case "id":
+			id, _ = s.stringValue()
+		case "tool_use_id":
+			useID, _ = s.stringValue()
+		case "text":
+			if s.peek() == '"' {
+				text = s.rawString()
+				textLen, hasText = len(text), true
+			} else {
+				s.skip()
+			}
+		default:
+			s.skip()
+		}
+	}
+	switch string(typ) {
+	case "text":
+		switch {
+		case hasText && textLen == 0:
+			return invalidRequest("messages: text content blocks must be non-empty")
+		case hasText && blank(text):
+			return invalidRequest("messages: text content blocks must contain non-whitespace text")
+		}
+	case "tool_use":
+		m.uses = append(m.uses, string(id))
+	case "tool_result":
+		m.results = append(m.results, idAt{id: string(useID), index: k})
+	}
+	return nil
+}
+
+// blank reports whether the raw bytes of a JSON string are white space
+// only, escaped or not.
+func blank(raw []byte) bool {
+	if bytes.IndexByte(raw, '\\') >= 0 {
+		return strings.TrimSpace(unquote(raw)) == ""
+	}
+	return len(bytes.TrimSpace(raw)) == 0
+}
+
+// roleOf is a message's role as one of the constant strings the rules
+// compare with (no copy of the body's bytes), or "" for another.
+func roleOf(b []byte) string {
+	switch string(b) {
+	case "user":
+		return "user"
+	case "assistant":
+		return "assistant"
+	case "tool":
+		return "tool"
+	case "system":
+		return "system"
+	case "developer":
+		return "developer"
+	}
+	return ""
+}
+
+// rawString consumes a string (s stands at its opening quote) without
+// measuring it, and returns its raw bytes between the quotes: empty
+// exactly when the string is.
+func (s *scanner) rawString() []byte {
+	start := s.i
+	s.skipString()
+	if s.i-1 <= start {
+		return nil
+	}
+	return s.b[start+1 : s.i-1]
+}

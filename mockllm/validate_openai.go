@@ -1,0 +1,193 @@
+package mockllm
+
+import (
+	"fmt"
+	"strings"
+)
+
+// checkChat applies Chat Completions' rules to the messages of a body its
+// walker has accepted, in OpenAI's words:
+//
+//   - a tool message has a tool_call_id ("Missing required parameter:
+//     'messages[N].tool_call_id'.") and answers a call of the assistant
+//     message before it ("Invalid parameter: messages with role 'tool'
+//     must be a response to a preceeding message with 'tool_calls'.",
+//     OpenAI's spelling, param "messages.[N].role");
+//   - an assistant message with tool_calls is followed by a tool message
+//     for each call ("An assistant message with 'tool_calls' must be
+//     followed by tool messages responding to each 'tool_call_id'. The
+//     following tool_call_ids did not have response messages: ID");
+//   - an assistant message has content or tool_calls ("Invalid value for
+//     'content': expected a string, got null.");
+//   - content given as a list has at least one part ("Invalid
+//     'messages[N].content': empty array. ...").
+//
+// The same pass counts the tool definitions into q (see toolTokens).
+func checkChat(b []byte, q *request) *apiError {
+	s := &scanner{b: b}
+	if s.peek() != '{' {
+		return nil
+	}
+	s.enter()
+	var err *apiError
+	for s.more() {
+		switch k := s.key(); {
+		case string(k) == "tools":
+			q.toolTokens = toolTokens(s)
+		case string(k) != "messages" || s.peek() != '[':
+			s.skip()
+		default:
+			err = chatMessages(s) // the last of a repeated key wins
+		}
+	}
+	return err
+}
+
+// chatShape is what the rules need of a chat message.
+type chatShape struct {
+	role       string
+	toolCallID string
+	hasCallID  bool
+	calls      []string
+	hasContent bool // content that is not null
+	emptyList  bool
+}
+
+func chatMessages(s *scanner) *apiError {
+	s.enter()
+	var (
+		bad     *apiError
+		open    []string // the calls of the last assistant message not answered yet
+		openAt  = -1     // that message's index
+		pending = func() *apiError {
+			if len(open) == 0 {
+				return nil
+			}
+			return openaiParam(fmt.Sprintf("messages.[%d].role", openAt), "", "An assistant message with 'tool_calls' must be followed by tool "+
+				"messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "+strings.Join(open, ", "))
+		}
+	)
+	for i := 0; s.more(); i++ {
+		m := chatMessage(s)
+		if bad != nil {
+			continue
+		}
+		switch {
+		case m.emptyList:
+			bad = openaiParam(fmt.Sprintf("messages[%d].content", i), "empty_array", fmt.Sprintf(
+				"Invalid 'messages[%d].content': empty array. Expected an array with minimum length 1, but got an empty array instead.", i))
+			continue
+		case m.role == "tool" && !m.hasCallID:
+			bad = openaiMissing(fmt.Sprintf("messages[%d].tool_call_id", i))
+			continue
+		case m.role == "tool":
+			k := indexOf(open, m.toolCallID)
+			if k < 0 { // no call of the assistant message before, or one answered already
+				bad = openaiParam(fmt.Sprintf("messages.[%d].role", i), "",
+					"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
+				continue
+			}
+			open = append(open[:k], open[k+1:]...)
+			continue
+		}
+		// Any other message closes the run of tool answers.
+		if bad = pending(); bad != nil {
+			continue
+		}
+		open, openAt = nil, -1
+		if m.role == "assistant" {
+			if !m.hasContent && len(m.calls) == 0 {
+				bad = openaiParam(fmt.Sprintf("messages.[%d].content", i), "", "Invalid value for 'content': expected a string, got null.")
+				continue
+			}
+			if len(m.calls) > 0 {
+				open, openAt = m.calls, i
+			}
+		}
+	}
+	if bad != nil {
+		return bad
+	}
+	return pending()
+}
+
+func indexOf(ids []string, id string) int {
+	for k, x := range ids {
+		if x == id {
+			return k
+		}
+	}
+	return -1
+}
+
+// chatMessage reads one message's role, tool_call_id, tool calls' ids and
+// whether it has content.
+func chatMessage(s *scanner) chatShape {
+	var m chatShape
+	if s.peek() != '{' {
+		s.skip()
+		return m
+	}
+	s.enter()
+	for s.more() {
+		switch string(s.key()) {
+		case "role":
+			role, _ := s.stringValue()
+			m.role = roleOf(role)
+		case "tool_call_id":
+			if id, ok := s.stringValue(); ok {
+				m.toolCallID, m.hasCallID = string(id), true
+			}
+		case "content":
+			m.hasContent, m.emptyList = false, false
+			switch s.peek() {
+			case 'n':
+				s.literal()
+			case '[':
+				s.enter()
+				m.emptyList = true
+				for s.more() {
+					m.emptyList = false
+					s.skip()
+				}
+				m.hasContent = !m.emptyList
+			default:
+				s.skip()
+				m.hasContent = true
+			}
+		case "tool_calls":
+			m.calls = chatCallIDs(s)
+		default:
+			s.skip()
+		}
+	}
+	return m
+}
+
+// chatCallIDs reads the ids of a message's tool calls.
+func chatCallIDs(s *scanner) []string {
+	if s.peek() != '[' {
+		s.skip()
+		return nil
+	}
+	s.enter()
+	var ids []string
+	for s.more() {
+		if s.peek() != '{' {
+			s.skip()
+			continue
+		}
+		s.enter()
+		id := ""
+		for s.more() {
+			if string(s.key()) != "id" {
+				s.skip()
+				continue
+			}
+			v, _ := s.stringValue()
+			id = string(v)
+		}
+		ids = append(ids, id)
+	}
+	return ids
+}
