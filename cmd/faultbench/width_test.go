@@ -45,8 +45,8 @@ func TestRunTableLeadsWithTheSummaryAndNamesTheCheapestAsExpected(t *testing.T) 
 	for _, want := range []string{
 		"| reason ",
 		"(1) auth: ",
-		// classify and blind are expected to fail; classify does so in one attempt.
-		"as expected: 2 of 2; cheapest of them: classify (failed; 1 attempt, 0s wait,",
+		// blind, classify and claude-code are expected to fail; classify does so in one attempt.
+		"as expected: 3 of 3; cheapest of them: classify (failed; 1 attempt, 0s wait,",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
