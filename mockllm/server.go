@@ -91,6 +91,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 	}
 	sess := newSession(sc, session, clock, &s.seq)
 	sess.start, sess.started = clock.Now(), true
+	sess.quota = newQuotas(sc.sc) // buckets live on the session's clock
 	key := sessionKey{name, session}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -139,11 +140,15 @@ func (s *Server) CloseSession(name, session string) {
 	s.mu.Unlock()
 }
 
-// Reset forgets every session and so the whole journal.
+// Reset forgets every session and so the whole journal, and refills every
+// scenario's rate-limit buckets.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	s.sessions = make(map[sessionKey]*session)
 	s.mu.Unlock()
+	for _, sc := range s.scenarios {
+		sc.quota.reset()
+	}
 }
 
 // session returns the session of a request, making it on first use with

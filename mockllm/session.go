@@ -32,6 +32,9 @@ type served struct {
 	// contains is whether a rule matches on when.contains, so that the
 	// decoder must keep the last message.
 	contains bool
+	// quota is the scenario's buckets and capacity, shared by the sessions
+	// a request opens (serve: one organisation's key).
+	quota *quotas
 }
 
 func newServed(sc *scenario.Scenario) *served {
@@ -42,7 +45,7 @@ func newServed(sc *scenario.Scenario) *served {
 	if summary <= 0 {
 		summary = defaultAnswerTokens
 	}
-	sv := &served{sc: sc, answer: tokens.Text(answer), summary: tokens.Text(summary), inputs: make([][]string, len(sc.Script))}
+	sv := &served{sc: sc, answer: tokens.Text(answer), summary: tokens.Text(summary), inputs: make([][]string, len(sc.Script)), quota: newQuotas(sc)}
 	for i := range sc.Script {
 		r := &sc.Script[i]
 		sv.contains = sv.contains || r.When.Contains != ""
@@ -65,6 +68,7 @@ type session struct {
 	name     string
 	clock    Clock
 	seq      *atomic.Uint64 // the server's: orders entries across sessions
+	quota    *quotas        // the scenario's, or the session's own (Open)
 
 	mu       sync.Mutex
 	start    time.Time
@@ -79,7 +83,7 @@ type session struct {
 }
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64) *session {
-	return &session{scenario: sc, name: name, clock: clock, seq: seq, uses: make([]int, len(sc.sc.Script))}
+	return &session{scenario: sc, name: name, clock: clock, seq: seq, quota: sc.quota, uses: make([]int, len(sc.sc.Script))}
 }
 
 // incoming is a request as the server hands it to its session: decoded, or
@@ -155,6 +159,13 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		Wire:        in.wire.String(),
 		Stream:      in.req.stream,
 	}
+	if rp.lag+rp.gen > 0 {
+		if w, ok := s.clock.(Waiter); ok {
+			if deadline, known := w.ClientDeadline(); known {
+				e.Status, e.Kind = rp.outpaced(now, deadline, e.Status, e.Kind)
+			}
+		}
+	}
 	if !rp.fault.IsZero() {
 		e.Fault = rp.fault.String()
 		if w, ok := s.clock.(Waiter); ok {
@@ -189,7 +200,8 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 
 // answer decides the reply to a decoded request: an unknown model, then the
 // model's limits, then the first rule of the script that matches and is
-// not used up, else a complete answer. A rule answers with its error when
+// not used up, else a complete answer if the model's capacity and quotas
+// admit it (quota.go). A rule answers with its error when
 // it has a status of 400 or more and not ok; with its fault when it has
 // one; otherwise (ok, or only headers) with a complete answer. Its headers
 // go on any of them.
@@ -200,37 +212,43 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 		rp.err = unknownModel(rp.wire, q.model)
 		return
 	}
+	defer func() { rp.rate = s.quota.state(q.model, now) }()
 	if err := checkLimits(rp.wire, q.model, m, q); err != nil {
 		rp.err = err
 		return
 	}
-	if i := s.match(q, purpose, attempt, t); i >= 0 {
-		s.uses[i]++
-		r := &sc.Script[i].Respond
-		rp.headers = r.Headers
-		switch {
-		case len(r.ToolUse) > 0:
-			s.toolAnswer(rp, q, i)
-			return
-		case !r.OK && r.Status >= 400:
-			rp.wait, _ = retryAfterOf(r.Headers, now)
-			rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, q.model, rp.wait)
-			return
-		case !r.Fault.IsZero():
-			rp.fault = r.Fault
-			if r.Fault.Kind == scenario.FaultError {
-				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0)
-				if !q.stream {
-					// No stream to fail in: the error comes as its status.
-					rp.err = failure
-					rp.fault = scenario.Fault{Dribble: r.Fault.Dribble, Delay: r.Fault.Delay}
-					return
-				}
-				rp.failure = failure
+	i := s.match(q, purpose, attempt, t)
+	if i < 0 {
+		s.admitted(rp, q, m, purpose, now)
+		return
+	}
+	s.uses[i]++
+	r := &sc.Script[i].Respond
+	rp.headers = r.Headers
+	switch {
+	case len(r.ToolUse) > 0:
+		s.toolAnswer(rp, q, i)
+		pace(rp, m)
+		return
+	case !r.OK && r.Status >= 400:
+		rp.wait, _ = retryAfterOf(r.Headers, now)
+		rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, q.model, rp.wait)
+		return
+	case !r.Fault.IsZero():
+		rp.fault = r.Fault
+		if r.Fault.Kind == scenario.FaultError {
+			failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0)
+			if !q.stream {
+				// No stream to fail in: the error comes as its status.
+				rp.err = failure
+				rp.fault = scenario.Fault{Dribble: r.Fault.Dribble, Delay: r.Fault.Delay}
+				return
 			}
+			rp.failure = failure
 		}
 	}
 	s.compose(rp, q, m, purpose)
+	pace(rp, m)
 }
 
 // compose fills a complete answer: the turn's answer, or a repair call's

@@ -22,10 +22,15 @@ type Scenario struct {
 	Path string `yaml:"-"`
 }
 
-// Model is a model the mock serves and the limits it enforces.
+// Model is a model the mock serves and the limits it enforces: its window
+// and output budget, and (quota.go) its per-minute quotas, the answers it
+// can have in flight and how long an answer takes.
 type Model struct {
-	ContextWindow int `yaml:"context_window"`
-	MaxOutput     int `yaml:"max_output"`
+	ContextWindow int        `yaml:"context_window"`
+	MaxOutput     int        `yaml:"max_output"`
+	Limits        RateLimits `yaml:"limits"`
+	Capacity      Capacity   `yaml:"capacity"`
+	Speed         Speed      `yaml:"speed"`
 }
 
 // Turn is the request to attempt, declared by size.

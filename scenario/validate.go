@@ -125,6 +125,7 @@ func (v *validator) models(models map[string]Model) {
 		case m.ContextWindow > 0 && m.MaxOutput > m.ContextWindow:
 			v.errorf(path+".max_output", "must be <= context_window (%d), got %d", m.ContextWindow, m.MaxOutput)
 		}
+		v.quota(path, m)
 	}
 }
 
