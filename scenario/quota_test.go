@@ -70,3 +70,19 @@ turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tok
 		Entry("rounded up to the microsecond", scenario.Speed{OutputTokensPerSecond: 3}, 1, 333334*time.Microsecond),
 	)
 })
+
+var _ = Describe("A workload", func() {
+	It("reads turns, concurrency and start, together or every", func() {
+		s, err := scenario.Parse("w.yaml", minimal("workload: {turns: 20, concurrency: 5, start: together}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Workload).To(Equal(scenario.Workload{Turns: 20, Concurrency: 5}))
+		s, err = scenario.Parse("w.yaml", minimal("workload: {turns: 20, start: {every: 500ms}}\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Workload.Start.Every.D()).To(Equal(500 * time.Millisecond))
+	})
+
+	It("refuses a start that is neither, and turns out of range", func() {
+		_, err := scenario.Parse("w.yaml", minimal("workload: {turns: 0, concurrency: -1, start: soon}\n"))
+		Expect(fields(scenario.Errors(err))).To(ConsistOf("workload.turns", "workload.concurrency", "workload.start"))
+	})
+})

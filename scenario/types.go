@@ -17,6 +17,8 @@ type Scenario struct {
 	// until the model ends its turn, a loop guard breaks it or the step
 	// cap stops it. Each tool's results are fixed by the file.
 	Tools []Tool `yaml:"tools"`
+	// Workload runs the turn as a fleet (workload.go).
+	Workload Workload `yaml:"workload"`
 
 	// Path is the file the scenario was loaded from ("" when built in code).
 	Path string `yaml:"-"`

@@ -81,6 +81,7 @@ func (v *validator) scenario(s *Scenario) {
 	}
 	v.models(s.Models)
 	v.turn(s)
+	v.workload(s.Workload)
 	v.tools = map[string]bool{}
 	for i, t := range s.Tools {
 		tp := fmt.Sprintf("tools[%d]", i)
