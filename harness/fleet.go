@@ -2,6 +2,7 @@ package harness
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -96,6 +97,8 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 	recs := make([]*ledger.Recorder, w.Turns)
 	turns := make([]ledger.TurnResult, w.Turns)
 	started := make([]time.Time, w.Turns)
+	errs := make([]error, w.Turns)
+	sessions := make([]string, w.Turns)
 	var s *sched
 	var engine *recovery.Engine
 	s = newSched(w.Turns, w.Concurrency,
@@ -116,9 +119,15 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 				res = recs[k].Finish(outcome, reason, 1)
 			}
 			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k])}
+			// Checked and forgotten as soon as the turn ends, so that memory
+			// follows the turns in flight, not the turns run.
+			if err := ledger.Reconcile(res, served(e.mock.Entries(name, sessions[k]))); err != nil {
+				errs[k] = fmt.Errorf("harness: turn %d: %w", k+1, err)
+			}
+			e.mock.CloseSession(name, sessions[k])
+			recs[k] = nil
 		})
 	clocks := make([]*turnClock, w.Turns)
-	sessions := make([]string, w.Turns)
 	mclocks := make([]mockllm.Clock, w.Turns)
 	for k := range clocks {
 		clocks[k] = &turnClock{s: s}
@@ -149,11 +158,5 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 		recovery.WithAuthRefresh(authRefresh(j.sc)),
 	)
 	s.Run()
-	result := ledger.Fleet(name, strategy, turns, s.Now().Sub(clock.Epoch))
-	for k, t := range turns {
-		if err := ledger.Reconcile(t.Result, served(e.mock.Entries(name, sessions[k]))); err != nil {
-			return result, fmt.Errorf("harness: turn %d: %w", k+1, err)
-		}
-	}
-	return result, nil
+	return ledger.Fleet(name, strategy, turns, s.Now().Sub(clock.Epoch)), errors.Join(errs...)
 }
