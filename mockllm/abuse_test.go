@@ -86,6 +86,16 @@ var _ = Describe("limits and abuse over loopback", func() {
 		Expect(j[0]).To(And(HaveField("Session", ""), HaveField("Route", "/sc/v1/messages"), HaveField("Status", 400)))
 	})
 
+	It("shows a stray in the journal served over HTTP, as in Journal()", func() {
+		resp, err := hc.Post(base+"/sc/v1/embeddings", "application/json", strings.NewReader(`{}`))
+		Expect(err).NotTo(HaveOccurred())
+		_, _ = readAll(resp)
+		resp, err = hc.Get(base + mockllm.JournalPath)
+		Expect(err).NotTo(HaveOccurred())
+		body, _ := readAll(resp)
+		Expect(string(body)).To(ContainSubstring(`"route": "/sc/v1/embeddings"`))
+	})
+
 	It("stops making sessions at 10,000 until a reset", func() {
 		for i := range 10000 { // in process: the cap is the server's, not the network's
 			to(fmt.Sprintf("s%d", i)).send(srv, `{`)

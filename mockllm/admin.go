@@ -78,6 +78,12 @@ func (s *Server) serveJournal(w http.ResponseWriter, r *http.Request) {
 		recs = sess.appendRecords(recs)
 		dropped += sess.droppedEntries()
 	}
+	// Requests that reached no session are journalled apart (strays.go).
+	for _, rec := range s.strays.appendTo(nil) {
+		if (scName == "" || rec.Scenario == scName) && (sessName == "" || rec.Session == sessName) {
+			recs = append(recs, rec)
+		}
+	}
 	sortRecords(recs)
 	w.Header()["Content-Type"] = jsonContentType
 	w.Header()[DroppedHeader] = []string{strconv.Itoa(dropped)}

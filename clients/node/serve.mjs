@@ -21,14 +21,14 @@ export async function startServe() {
   let err = '';
   child.stderr.on('data', (b) => { err += b; });
   const bases = {};
-  // serve prints "<scenario>  <base URL>" per scenario, then takes requests.
+  // serve prints "<scenario>  <base URL>  models: ..." per scenario, then takes requests.
   await new Promise((ok, fail) => {
     const timer = setTimeout(() => fail(new Error('faultbench serve did not start: ' + err)), 30000);
     child.on('exit', (code) => { clearTimeout(timer); fail(new Error(`faultbench serve exited ${code}: ${err}`)); });
     child.stdout.on('data', (b) => {
       out += b;
       for (const line of out.split('\n')) {
-        const m = line.match(/^(\S+)\s+(http:\/\/\S+\/)$/);
+        const m = line.match(/^(\S+)\s+(http:\/\/\S+\/)(\s|$)/);
         if (m) bases[m[1]] = m[2];
       }
       if (Object.keys(bases).length === 3) { clearTimeout(timer); ok(); }
