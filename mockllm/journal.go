@@ -7,7 +7,8 @@ import (
 	"strings"
 	"sync/atomic"
 	"time"
-	"unicode/utf8"
+
+	"github.com/faultbench/faultbench/internal/excerpt"
 )
 
 // Entry is one request as the mock saw and answered it. The journal is a
@@ -243,11 +244,7 @@ func clipEntry(s string) string {
 	if len(s) <= maxEntryString {
 		return s
 	}
-	cut := maxEntryString
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return s[:cut] + "…"
+	return excerpt.Prefix(s, maxEntryString) + "…"
 }
 
 // appendTo appends the records to dst, in order.

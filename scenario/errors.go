@@ -2,11 +2,11 @@ package scenario
 
 import (
 	"errors"
-	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode/utf8"
+
+	"github.com/faultbench/faultbench/internal/excerpt"
 )
 
 // Error is a problem in a scenario file. Error() is
@@ -123,28 +123,10 @@ const maxQuoted = 40
 func clip(s string) string { return clipTo(s, maxQuoted) }
 
 // clipTo is s, or its first n bytes and its length when it is longer.
-func clipTo(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
-}
+func clipTo(s string, n int) string { return excerpt.Clip(s, n) }
 
 // quote is s quoted for an error message, at most maxQuoted bytes of it.
-func quote(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
-}
+func quote(s string) string { return excerpt.Quote(s, maxQuoted) }
 
 // clipField shortens a field path that holds a long key.
 func clipField(path string) string {

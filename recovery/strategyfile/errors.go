@@ -4,13 +4,13 @@ import (
 	"errors"
 	"fmt"
 	"reflect"
-	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/faultbench/faultbench/internal/excerpt"
 )
 
 // Error is one problem in a strategy file.
@@ -211,25 +211,7 @@ func describe(n ast.Node) string {
 const maxQuoted = 40
 
 // clip is s, or its first n bytes and its length when it is longer.
-func clip(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	cut := n
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", s[:cut], len(s))
-}
+func clip(s string, n int) string { return excerpt.Clip(s, n) }
 
 // short is s quoted, at most maxQuoted bytes of it.
-func short(s string) string {
-	if len(s) <= maxQuoted {
-		return strconv.Quote(s)
-	}
-	cut := maxQuoted
-	for cut > 0 && !utf8.RuneStart(s[cut]) {
-		cut--
-	}
-	return fmt.Sprintf("%s… (%d bytes)", strconv.Quote(s[:cut]), len(s))
-}
+func short(s string) string { return excerpt.Quote(s, maxQuoted) }
