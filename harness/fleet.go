@@ -104,7 +104,7 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 			started[k] = s.Now()
 			recs[k] = ledger.NewRecorder(name, strategy, clock.Epoch, recovery.CountTokens)
 			req := Conversation(j.sc.Turn) // built as the turn starts, dropped as it ends
-			req.Background = j.sc.Turn.Background
+			req.Background = j.sc.Turn.Background || w.IsBackground(k)
 			var res ledger.Result
 			if len(j.sc.Tools) > 0 {
 				ar, err := engine.RunAgent(ctx, req, Tools(j.sc))
@@ -115,7 +115,7 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 				outcome, reason := Judge(r, err)
 				res = recs[k].Finish(outcome, reason, 1)
 			}
-			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k])}
+			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k]), Background: req.Background}
 			// Checked and forgotten as soon as the turn ends, so that memory
 			// follows the turns in flight, not the turns run.
 			if err := ledger.Reconcile(res, served(e.mock.Entries(name, sessions[k]))); err != nil {

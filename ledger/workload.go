@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"slices"
 	"time"
+
+	"github.com/faultbench/faultbench/recovery"
 )
 
 // Workload is what a fleet of turns cost, beside the sums every result
@@ -23,12 +25,21 @@ type Workload struct {
 	Status429         int   `json:"status_429"`
 	Status529         int   `json:"status_529"`
 	WastedInputTokens int   `json:"wasted_input_tokens"`
+	// BackgroundTurns and BackgroundFailed count the turns marked
+	// background (workload.background) and those of them that did not
+	// succeed: a strategy that sheds load fails them on purpose, so that
+	// the foreground turns get the capacity. Both are left out when no
+	// turn is background.
+	BackgroundTurns  int `json:"background_turns,omitempty"`
+	BackgroundFailed int `json:"background_failed,omitempty"`
 }
 
 // TurnResult is one turn of a workload: its result and how long it took.
 type TurnResult struct {
 	Result
 	Latency time.Duration
+	// Background is whether the turn was marked background.
+	Background bool
 }
 
 // Fleet sums the turns of a workload into one result: counts and tokens
@@ -43,6 +54,12 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 	for i, t := range turns {
 		r := t.Result
 		lat = append(lat, t.Latency)
+		if t.Background {
+			w.BackgroundTurns++
+			if r.Outcome != OutcomeSuccess {
+				w.BackgroundFailed++
+			}
+		}
 		if r.Outcome == OutcomeSuccess {
 			w.Succeeded++
 		} else {
@@ -66,10 +83,11 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 		for _, a := range r.AttemptsLog {
 			a.Turn = i + 1
 			res.AttemptsLog = append(res.AttemptsLog, a)
-			switch a.Status {
-			case 429:
+			switch {
+			case a.Status == 429:
 				w.Status429++
-			case 529:
+			case a.Status == 529 || a.Kind == string(recovery.KindOverloaded):
+				// OpenAI says overloaded with a 503.
 				w.Status529++
 			}
 			if a.Status != 200 {

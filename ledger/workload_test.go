@@ -34,3 +34,19 @@ func TestFleetSumsTurnsAndRanksLatencies(t *testing.T) {
 		t.Fatalf("log entries name their turn: %+v", r.AttemptsLog[1])
 	}
 }
+
+func TestFleetCountsBackgroundTurnsAndOpenAIOverloads(t *testing.T) {
+	turns := []TurnResult{
+		{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{{Status: 200}}}},
+		{Result: Result{Outcome: OutcomeFailed, AttemptsLog: []Attempt{{Status: 503, Kind: "overloaded"}}}, Background: true},
+		{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{{Status: 503, Kind: "server_error"}, {Status: 200}}}, Background: true},
+	}
+	w := Fleet("sc", "st", turns, time.Second).Workload
+	if w.BackgroundTurns != 2 || w.BackgroundFailed != 1 {
+		t.Fatalf("background: %+v", *w)
+	}
+	// An OpenAI overload is a 503 of kind overloaded; a plain 503 is not one.
+	if w.Status529 != 1 {
+		t.Fatalf("overloads: %+v", *w)
+	}
+}

@@ -86,3 +86,30 @@ var _ = Describe("A workload", func() {
 		Expect(fields(scenario.Errors(err))).To(ConsistOf("workload.turns", "workload.concurrency", "workload.start"))
 	})
 })
+
+var _ = Describe("A workload's background turns", func() {
+	It("marks exactly the declared number, spread evenly", func() {
+		w := scenario.Workload{Turns: 20, Background: 5}
+		var marked []int
+		for k := range w.Turns {
+			if w.IsBackground(k) {
+				marked = append(marked, k)
+			}
+		}
+		Expect(marked).To(Equal([]int{3, 7, 11, 15, 19}))
+		all := scenario.Workload{Turns: 3, Background: 3}
+		Expect(all.IsBackground(0) && all.IsBackground(1) && all.IsBackground(2)).To(BeTrue())
+		Expect(scenario.Workload{Turns: 3}.IsBackground(0)).To(BeFalse())
+	})
+
+	It("refuses more background turns than turns, naming the field", func() {
+		_, err := scenario.Parse("w.yaml", []byte(`name: w
+description: Too many background turns.
+models: {m: {context_window: 1000, max_output: 100}}
+turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tokens: 10}
+workload: {turns: 2, background: 3}
+`))
+		Expect(err).To(MatchError(ContainSubstring("workload.background")))
+		Expect(err).To(MatchError(ContainSubstring("w.yaml:5")))
+	})
+})

@@ -18,6 +18,21 @@ type Workload struct {
 	// Start is when the turns start: together (the zero Start), or one
 	// every Every.
 	Start Start `yaml:"start"`
+	// Background is how many of the turns are marked background (a
+	// request the caller can do without), spread evenly among them: see
+	// IsBackground. The turn's own background marks them all.
+	Background int `yaml:"background"`
+}
+
+// IsBackground reports whether turn k (from 0) of the workload is one of
+// its Background turns: the turns at which ⌊(k+1) × Background ÷ Turns⌋
+// steps up, exactly Background of them spread evenly, so that 5 of 20 are
+// turns 3, 7, 11, 15 and 19.
+func (w Workload) IsBackground(k int) bool {
+	if w.Background <= 0 || w.Turns <= 0 {
+		return false
+	}
+	return (k*w.Background)/w.Turns != ((k+1)*w.Background)/w.Turns
 }
 
 // IsZero reports whether the scenario has no workload.
@@ -54,7 +69,7 @@ func (d *decoder) decodeStart(n ast.Node, v reflect.Value, path string) {
 
 // workload checks a scenario's workload.
 func (v *validator) workload(w Workload) {
-	if w.IsZero() && w.Concurrency == 0 && w.Start == (Start{}) {
+	if w.IsZero() && w.Concurrency == 0 && w.Start == (Start{}) && w.Background == 0 {
 		return
 	}
 	if w.Turns < 1 || w.Turns > MaxTurns {
@@ -62,5 +77,8 @@ func (v *validator) workload(w Workload) {
 	}
 	if w.Concurrency < 0 || w.Concurrency > MaxConcurrency {
 		v.errorf("workload.concurrency", "must be between 0 (one at a time) and %d, got %d", MaxConcurrency, w.Concurrency)
+	}
+	if w.Background < 0 || w.Background > w.Turns {
+		v.errorf("workload.background", "must be between 0 and turns (%d), got %d", w.Turns, w.Background)
 	}
 }
