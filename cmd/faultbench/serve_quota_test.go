@@ -13,11 +13,13 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	"github.com/openai/openai-go/v3"
+	oaoption "github.com/openai/openai-go/v3/option"
 )
 
 // TestServeBucketRefusesTheOfficialSDKAndCurlAlike: under serve, the 429
 // of rate-limit-bucket comes from its 3-requests-a-minute bucket, which the
-// official Go SDK and a plain HTTP client on the other wire drain together
+// official Go SDKs and a plain HTTP client on the other wire drain together
 // (one organisation's key), and the headers tell the wait.
 func TestServeBucketRefusesTheOfficialSDKAndCurlAlike(t *testing.T) {
 	ctx, cancel := context.WithCancel(context.Background())
@@ -94,6 +96,20 @@ func TestServeBucketRefusesTheOfficialSDKAndCurlAlike(t *testing.T) {
 	}
 	if !strings.Contains(apiErr.Error(), "rate limit of 3 requests per minute") || apiErr.Response.Header.Get("retry-after") == "" {
 		t.Fatalf("the SDK's 429 does not name the bucket or lacks retry-after: %v", apiErr)
+	}
+	// The official OpenAI SDK, in a third session, meets the same bucket.
+	oa := openai.NewClient(oaoption.WithBaseURL(base+"v1/"), oaoption.WithAPIKey("test"),
+		oaoption.WithHTTPClient(hc), oaoption.WithMaxRetries(0), oaoption.WithHeader("X-Faultbench-Session", "openai-sdk"))
+	_, err = oa.Chat.Completions.New(ctx, openai.ChatCompletionNewParams{
+		Model:    "primary",
+		Messages: []openai.ChatCompletionMessageParamUnion{openai.UserMessage("hi")},
+	})
+	var oaErr *openai.Error
+	if !errors.As(err, &oaErr) || oaErr.StatusCode != http.StatusTooManyRequests || oaErr.Code != "rate_limit_exceeded" {
+		t.Fatalf("the OpenAI SDK's request: %v, want the bucket's 429", err)
+	}
+	if oaErr.Response.Header.Get("x-ratelimit-remaining-requests") != "0" || oaErr.Response.Header.Get("retry-after") == "" {
+		t.Fatalf("the OpenAI SDK's 429 lacks the bucket's headers: %v", oaErr.Response.Header)
 	}
 	cancel()
 	if err := <-done; err != nil {
