@@ -40,6 +40,9 @@ func runSeed(seed uint64, sc, strategy string) *rand.Rand {
 
 // run executes one job in its own mock session on its own virtual clock.
 func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
+	if !j.sc.Workload.IsZero() {
+		return e.runFleet(ctx, j)
+	}
 	name, session := j.sc.Name, j.strategy.Name
 	clk := clock.NewVirtual()
 	// The mock waits on the run's clock, and plays the client's deadline

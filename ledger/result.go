@@ -24,6 +24,9 @@ type Attempt struct {
 	Kind         string `json:"kind"`
 	WaitBeforeMS int64  `json:"wait_before_ms"`
 	AtMS         int64  `json:"at_ms"` // virtual time since the run began when its result came back (a hung attempt: when it ended)
+	// Turn is the workload turn, from 1, that sent it; 0 (left out)
+	// outside a workload.
+	Turn int `json:"turn,omitempty"`
 }
 
 // Result is what one scenario × strategy run cost. Its JSON is the stable
@@ -51,6 +54,8 @@ type Result struct {
 	LoopDetector string    `json:"loop_detector,omitempty"`
 	AttemptsLog  []Attempt `json:"attempts_log"`
 	RepairLog    []Attempt `json:"repair_log"`
+	// Workload sums a fleet's turns (workload.go); nil for a lone turn.
+	Workload *Workload `json:"workload,omitempty"`
 }
 
 // Exposure is the input tokens submitted in all: attempts and repair calls.

@@ -61,7 +61,8 @@
 //     purpose, rejected ones included; virtual time since the session
 //     began, After <= t < Before; purpose) and whose times is not used up
 //     in this session answers it, with an error, a fault or an answer. No
-//     rule matching is a complete answer.
+//     rule matching is a complete answer, once the model's capacity and
+//     quotas admit it (below).
 //  6. An answer needs the turn's answer_tokens (a repair call: the
 //     compaction's summary_tokens; 1000 when the scenario gives 0). One
 //     longer than max_tokens (OpenAI without max_tokens: max_output) is
@@ -89,6 +90,25 @@
 //     headers say the same. A rule's headers are set as given; an empty
 //     value removes one the mock sends. Absolute times in them are moved to
 //     the session's start (absolute.go).
+//
+// # Quotas, capacity and speed
+//
+// A model's limits (rpm, itpm, otpm) are token buckets (bucket.go): each
+// holds its per-minute limit, starts full and refills continuously on the
+// session's clock. A request no rule took is admitted only when the model
+// has fewer than capacity.concurrent answers in flight (else 529
+// overloaded_error) and every bucket can pay: 1 request, the counted
+// input, and max_tokens of output reserved, settled to the real output
+// when the answer ends (else 429 rate_limit_error naming the limit that
+// waits longest, retry-after in whole seconds rounded up). Every answer
+// for such a model carries the buckets' state:
+// anthropic-ratelimit-{requests,input-tokens,output-tokens,tokens}-{limit,remaining,reset}
+// on the Anthropic wire, x-ratelimit-{limit,remaining,reset}-{requests,tokens}
+// on the OpenAI one (ratelimit.go). The buckets are the scenario's, shared
+// by the sessions requests open (serve); a session the harness opens with
+// Open has its own, on its own clock. A model's speed makes an answer
+// take first_token plus its output at output_tokens_per_second on the
+// clock (speed.go); that is how long it is in flight.
 //
 // Every response carries a request ID (request-id; OpenAI: x-request-id),
 // "req_" and 24 hex digits hashed from the scenario, the session, the

@@ -73,6 +73,12 @@ type reply struct {
 	requestID  string
 	created    int64 // OpenAI's "created": the session's clock, Unix seconds
 	clock      Clock // the session's: delays and dribbles wait on it
+	// rate is the model's buckets as the headers show them (nil: the
+	// model declares no limits).
+	rate *rateState
+	// lag and gen are the model's speed (speed.go): the wait for the
+	// first token, then the generation of the rest.
+	lag, gen time.Duration
 }
 
 // status is the HTTP status the client sees: 0 when the fault sends none.
@@ -163,6 +169,10 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 		hangUp(w, false) // the client gave up first
 		return
 	}
+	if wait := r.firstWait(); wait > 0 && waitOn(ctx, r.clock, wait) != nil {
+		hangUp(w, false) // the client gave up first
+		return
+	}
 	switch f.Kind {
 	case scenario.FaultReset:
 		resetConn(w)
@@ -198,6 +208,11 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 			hangUp(w, true) // the client gave up, or the server is closing
 			return
 		}
+	} else if r.streaming() && r.gen > 0 {
+		if generate(ctx, w, r.clock, r.gen, p.buf, p.ends) != nil {
+			hangUp(w, true)
+			return
+		}
 	} else {
 		_, _ = w.Write(p.buf) // a client that went away has nothing left to tell
 	}
@@ -221,9 +236,16 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 		if r.err != nil && r.err.status == 529 {
 			h["X-Should-Retry"] = shouldRetryTrue
 		}
+		if r.rate != nil {
+			r.rate.setAnthropic(h)
+		}
 	case openaiWire, responsesWire:
 		h["X-Request-Id"] = []string{r.requestID}
-		r.rateLimitHeaders(h)
+		if r.rate != nil {
+			r.rate.setOpenAI(h)
+		} else {
+			r.rateLimitHeaders(h)
+		}
 	}
 	if r.retryAfter != "" {
 		h["Retry-After"] = []string{r.retryAfter}

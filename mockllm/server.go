@@ -109,7 +109,8 @@ func (s *Server) Open(name, session string, clock Clock) error {
 	sess := newSession(sc, session, clock, &s.seq, &s.entries)
 	sess.gen = s.resets.Load()
 	sess.start, sess.started = clock.Now(), true
-	sess.mem.on = true // memo.go
+	sess.mem.on = true            // memo.go
+	sess.quota = newQuotas(sc.sc) // buckets live on the session's clock
 	key := sessionKey{name, session}
 	s.mu.Lock()
 	defer s.mu.Unlock()
@@ -163,7 +164,8 @@ func (s *Server) CloseSession(name, session string) {
 	}
 }
 
-// Reset forgets every session and so the whole journal.
+// Reset forgets every session and so the whole journal, and refills every
+// scenario's rate-limit buckets.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	old := s.sessions
@@ -174,6 +176,9 @@ func (s *Server) Reset() {
 		sess.release()
 	}
 	s.strays.reset()
+	for _, sc := range s.scenarios {
+		sc.quota.reset()
+	}
 }
 
 // Dropped is how many journal entries one session has dropped, oldest

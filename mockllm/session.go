@@ -36,6 +36,9 @@ type served struct {
 	// global are the server's model aliases (WithAliases), after the
 	// scenario's own.
 	global map[string]string
+	// quota is the scenario's buckets and capacity, shared by the sessions
+	// a request opens (serve: one organisation's key).
+	quota *quotas
 }
 
 func newServed(sc *scenario.Scenario) *served {
@@ -46,7 +49,7 @@ func newServed(sc *scenario.Scenario) *served {
 	if summary <= 0 {
 		summary = defaultAnswerTokens
 	}
-	sv := &served{sc: sc, answer: tokens.Text(answer), summary: tokens.Text(summary), inputs: make([][]string, len(sc.Script))}
+	sv := &served{sc: sc, answer: tokens.Text(answer), summary: tokens.Text(summary), inputs: make([][]string, len(sc.Script)), quota: newQuotas(sc)}
 	for i := range sc.Script {
 		r := &sc.Script[i]
 		sv.contains = sv.contains || r.When.Contains != ""
@@ -71,7 +74,8 @@ type session struct {
 	seq      *atomic.Uint64 // the server's: orders entries across sessions
 	// gen is how many times the server was reset before the session was
 	// made: it goes into the session's IDs, which so never repeat.
-	gen uint64
+	gen   uint64
+	quota *quotas // the scenario's, or the session's own (Open)
 
 	mu       sync.Mutex
 	start    time.Time
@@ -89,7 +93,7 @@ type session struct {
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64, budget *entryBudget) *session {
 	return &session{scenario: sc, name: name, clock: clock, seq: seq, uses: make([]int, len(sc.sc.Script)),
-		records: journal{budget: budget}}
+		records: journal{budget: budget}, quota: sc.quota}
 }
 
 // idName is what the session's IDs are hashed from: its name, and the
@@ -182,6 +186,13 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 	if in.hasBody {
 		e.Resend = s.recent.resend(in.fingerprint, s.n)
 	}
+	if rp.lag+rp.gen > 0 {
+		if w, ok := s.clock.(Waiter); ok {
+			if deadline, known := w.ClientDeadline(); known {
+				e.Status, e.Kind = rp.outpaced(now, deadline, e.Status, e.Kind)
+			}
+		}
+	}
 	if !rp.fault.IsZero() {
 		e.Fault = rp.fault.String()
 		if w, ok := s.clock.(Waiter); ok {
@@ -223,7 +234,8 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 
 // answer decides the reply to a decoded request: an unknown model, then the
 // model's limits, then the first rule of the script that matches and is
-// not used up, else a complete answer. A rule answers with its error when
+// not used up, else a complete answer if the model's capacity and quotas
+// admit it (quota.go). A rule answers with its error when
 // it has a status of 400 or more and not ok; with its fault when it has
 // one; otherwise (ok, or only headers) with a complete answer. Its headers
 // go on any of them.
@@ -237,36 +249,42 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 		return
 	}
 	m := sc.Models[model]
+	defer func() { rp.rate = s.quota.state(model, now) }()
 	if err := checkLimits(rp.wire, q.model, m, q); err != nil {
 		rp.err = err
 		return
 	}
-	if i := s.match(q, model, purpose, attempt, t); i >= 0 {
-		s.uses[i]++
-		r := &sc.Script[i].Respond
-		rp.headers = rebase(r.Headers, s.start)
-		switch {
-		case len(r.ToolUse) > 0:
-			s.toolAnswer(rp, q, i)
-			return
-		case !r.OK && r.Status >= 400:
-			s.scriptedError(rp, &sc.Script[i], q.model, t, now)
-			return
-		case !r.Fault.IsZero():
-			rp.fault = r.Fault
-			if r.Fault.Kind == scenario.FaultError {
-				failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0, rp.requestID)
-				if !q.stream {
-					// No stream to fail in: the error comes as its status.
-					rp.err = failure
-					rp.fault = scenario.Fault{Dribble: r.Fault.Dribble, Delay: r.Fault.Delay}
-					return
-				}
-				rp.failure = failure
+	i := s.match(q, model, purpose, attempt, t)
+	if i < 0 {
+		s.admitted(rp, q, model, m, purpose, now)
+		return
+	}
+	s.uses[i]++
+	r := &sc.Script[i].Respond
+	rp.headers = rebase(r.Headers, s.start)
+	switch {
+	case len(r.ToolUse) > 0:
+		s.toolAnswer(rp, q, i)
+		pace(rp, m)
+		return
+	case !r.OK && r.Status >= 400:
+		s.scriptedError(rp, &sc.Script[i], q.model, t, now)
+		return
+	case !r.Fault.IsZero():
+		rp.fault = r.Fault
+		if r.Fault.Kind == scenario.FaultError {
+			failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0, rp.requestID)
+			if !q.stream {
+				// No stream to fail in: the error comes as its status.
+				rp.err = failure
+				rp.fault = scenario.Fault{Dribble: r.Fault.Dribble, Delay: r.Fault.Delay}
+				return
 			}
+			rp.failure = failure
 		}
 	}
 	s.compose(rp, q, m, purpose)
+	pace(rp, m)
 }
 
 // scriptedError fills the error rule r answers with, and the wait it

@@ -47,4 +47,6 @@ func ExampleAll() {
 	// NoAttemptExceedsWindowAfterOverflow
 	// MaxTokensWithinOutputLimit
 	// StuckLoopEndsWithinStepCap
+	// AdmitsWithinQuota
+	// SameSeedSameFleet
 }

@@ -57,6 +57,8 @@ func All() []Property {
 		{"NoAttemptExceedsWindowAfterOverflow", NoAttemptExceedsWindowAfterOverflow},
 		{"MaxTokensWithinOutputLimit", MaxTokensWithinOutputLimit},
 		{"StuckLoopEndsWithinStepCap", StuckLoopEndsWithinStepCap},
+		{"AdmitsWithinQuota", AdmitsWithinQuota},
+		{"SameSeedSameFleet", SameSeedSameFleet},
 	}
 }
 

@@ -157,6 +157,10 @@ func (d *decoder) decode(n ast.Node, v reflect.Value, path string) {
 		d.decodeFault(n, v, path)
 		return
 	}
+	if v.Type() == startType {
+		d.decodeStart(n, v, path)
+		return
+	}
 	switch v.Kind() {
 	case reflect.Struct:
 		d.decodeStruct(n, v, path)

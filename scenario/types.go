@@ -23,6 +23,8 @@ type Scenario struct {
 	// until the model ends its turn, a loop guard breaks it or the step
 	// cap stops it. Each tool's results are fixed by the file.
 	Tools []Tool `yaml:"tools"`
+	// Workload runs the turn as a fleet (workload.go).
+	Workload Workload `yaml:"workload"`
 
 	// Path is the file the scenario was loaded from ("" when built in code).
 	Path string `yaml:"-"`
@@ -32,10 +34,15 @@ type Scenario struct {
 // neither served nor aliased by name.
 const AnyModel = "any"
 
-// Model is a model the mock serves and the limits it enforces.
+// Model is a model the mock serves and the limits it enforces: its window
+// and output budget, and (quota.go) its per-minute quotas, the answers it
+// can have in flight and how long an answer takes.
 type Model struct {
-	ContextWindow int `yaml:"context_window"`
-	MaxOutput     int `yaml:"max_output"`
+	ContextWindow int        `yaml:"context_window"`
+	MaxOutput     int        `yaml:"max_output"`
+	Limits        RateLimits `yaml:"limits"`
+	Capacity      Capacity   `yaml:"capacity"`
+	Speed         Speed      `yaml:"speed"`
 }
 
 // Turn is the request to attempt, declared by size.

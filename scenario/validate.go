@@ -109,6 +109,7 @@ func (v *validator) scenario(s *Scenario) {
 	v.models(s.Models)
 	v.aliases(s)
 	v.turn(s)
+	v.workload(s.Workload)
 	v.tools = map[string]bool{}
 	for i, t := range s.Tools {
 		tp := fmt.Sprintf("tools[%d]", i)
@@ -158,6 +159,7 @@ func (v *validator) models(models map[string]Model) {
 		case m.ContextWindow > 0 && m.MaxOutput > m.ContextWindow:
 			v.errorf(path+".max_output", "must be <= context_window (%d), got %d", m.ContextWindow, m.MaxOutput)
 		}
+		v.quota(path, m)
 	}
 }
 

@@ -1,0 +1,119 @@
+package ledger
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/faultbench/faultbench/recovery"
+)
+
+// Workload is what a fleet of turns cost, beside the sums every result
+// has: how many turns succeeded, how long the whole took on the virtual
+// clock (makespan) and each turn (percentiles by nearest rank), the
+// attempts and the overloads and rate limits they met, and the input
+// submitted in attempts that failed.
+type Workload struct {
+	Turns             int   `json:"turns"`
+	Succeeded         int   `json:"succeeded"`
+	Failed            int   `json:"failed"`
+	MakespanMS        int64 `json:"makespan_ms"`
+	P50MS             int64 `json:"p50_ms"`
+	P95MS             int64 `json:"p95_ms"`
+	P99MS             int64 `json:"p99_ms"`
+	Attempts          int   `json:"attempts"`
+	Status429         int   `json:"status_429"`
+	Status529         int   `json:"status_529"`
+	WastedInputTokens int   `json:"wasted_input_tokens"`
+	// BackgroundTurns and BackgroundFailed count the turns marked
+	// background (workload.background) and those of them that did not
+	// succeed: a strategy that sheds load fails them on purpose, so that
+	// the foreground turns get the capacity. Both are left out when no
+	// turn is background.
+	BackgroundTurns  int `json:"background_turns,omitempty"`
+	BackgroundFailed int `json:"background_failed,omitempty"`
+}
+
+// TurnResult is one turn of a workload: its result and how long it took.
+type TurnResult struct {
+	Result
+	Latency time.Duration
+	// Background is whether the turn was marked background.
+	Background bool
+}
+
+// Fleet sums the turns of a workload into one result: counts and tokens
+// added, logs joined in turn order (each entry naming its turn), the
+// outcome success when every turn succeeded and otherwise that of the
+// first turn that did not, and the Workload figures. makespan is the
+// virtual time from the first start to the last end.
+func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration) Result {
+	res := Result{Scenario: scenario, Strategy: strategy, Outcome: OutcomeSuccess, AttemptsLog: []Attempt{}, RepairLog: []Attempt{}}
+	w := &Workload{Turns: len(turns), MakespanMS: makespan.Milliseconds()}
+	lat := make([]time.Duration, 0, len(turns))
+	for i, t := range turns {
+		r := t.Result
+		lat = append(lat, t.Latency)
+		if t.Background {
+			w.BackgroundTurns++
+			if r.Outcome != OutcomeSuccess {
+				w.BackgroundFailed++
+			}
+		}
+		if r.Outcome == OutcomeSuccess {
+			w.Succeeded++
+		} else {
+			w.Failed++
+			if res.Outcome == OutcomeSuccess {
+				res.Outcome, res.Reason = r.Outcome, fmt.Sprintf("turn %d: %s", i+1, r.Reason)
+			}
+		}
+		res.Attempts += r.Attempts
+		res.RepairCalls += r.RepairCalls
+		res.WaitMS += r.WaitMS
+		res.SubmittedInputTokens += r.SubmittedInputTokens
+		res.RepairInputTokens += r.RepairInputTokens
+		res.OutputTokens += r.OutputTokens
+		res.Fallbacks += r.Fallbacks
+		res.Compactions += r.Compactions
+		res.Escalations += r.Escalations
+		res.Adjustments += r.Adjustments
+		res.Steps += r.Steps
+		res.LoopWarnings += r.LoopWarnings
+		for _, a := range r.AttemptsLog {
+			a.Turn = i + 1
+			res.AttemptsLog = append(res.AttemptsLog, a)
+			switch {
+			case a.Status == 429:
+				w.Status429++
+			case a.Status == 529 || a.Kind == string(recovery.KindOverloaded):
+				// OpenAI says overloaded with a 503.
+				w.Status529++
+			}
+			if a.Status != 200 {
+				w.WastedInputTokens += a.InputTokens
+			}
+		}
+		for _, a := range r.RepairLog {
+			a.Turn = i + 1
+			res.RepairLog = append(res.RepairLog, a)
+		}
+	}
+	if w.Failed > 1 {
+		res.Reason = fmt.Sprintf("%d of %d turns did not succeed; first %s", w.Failed, w.Turns, res.Reason)
+	}
+	w.Attempts = res.Attempts
+	slices.Sort(lat)
+	w.P50MS, w.P95MS, w.P99MS = rank(lat, 50), rank(lat, 95), rank(lat, 99)
+	res.Workload = w
+	return res
+}
+
+// rank is the p-th percentile of sorted by nearest rank, in milliseconds.
+func rank(sorted []time.Duration, p int) int64 {
+	if len(sorted) == 0 {
+		return 0
+	}
+	i := (p*len(sorted) + 99) / 100 // ceil(p/100 × n), from 1
+	return sorted[max(i, 1)-1].Milliseconds()
+}

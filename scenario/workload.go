@@ -1,0 +1,84 @@
+package scenario
+
+import (
+	"reflect"
+
+	"github.com/goccy/go-yaml/ast"
+)
+
+// Workload makes a scenario a fleet: Turns copies of its turn, at most
+// Concurrency in flight, all sent by one engine per strategy on one
+// virtual clock (docs/scenario-format.md). The zero Workload is one turn,
+// as a scenario without it has.
+type Workload struct {
+	// Turns is how many copies of the turn run; 0 means no workload.
+	Turns int `yaml:"turns"`
+	// Concurrency is the most turns in flight at once; 0 means 1.
+	Concurrency int `yaml:"concurrency"`
+	// Start is when the turns start: together (the zero Start), or one
+	// every Every.
+	Start Start `yaml:"start"`
+	// Background is how many of the turns are marked background (a
+	// request the caller can do without), spread evenly among them: see
+	// IsBackground. The turn's own background marks them all.
+	Background int `yaml:"background"`
+}
+
+// IsBackground reports whether turn k (from 0) of the workload is one of
+// its Background turns: the turns at which ⌊(k+1) × Background ÷ Turns⌋
+// steps up, exactly Background of them spread evenly, so that 5 of 20 are
+// turns 3, 7, 11, 15 and 19.
+func (w Workload) IsBackground(k int) bool {
+	if w.Background <= 0 || w.Turns <= 0 {
+		return false
+	}
+	return (k*w.Background)/w.Turns != ((k+1)*w.Background)/w.Turns
+}
+
+// IsZero reports whether the scenario has no workload.
+func (w Workload) IsZero() bool { return w.Turns == 0 }
+
+// Start is when a workload's turns start: turn k (from 0) at k × Every,
+// or as soon as a slot is free, whichever is later. Written `together`
+// (Every 0) or {every: 500ms}.
+type Start struct {
+	Every Duration `yaml:"every"`
+}
+
+// The ceilings of a workload, so that a typo cannot ask for a billion
+// goroutines.
+const (
+	// MaxTurns is the most turns a workload may have.
+	MaxTurns = 1_000_000
+	// MaxConcurrency is the most turns a workload may have in flight.
+	MaxConcurrency = 10_000
+)
+
+var startType = reflect.TypeFor[Start]()
+
+// decodeStart reads `together` or a mapping {every: D}.
+func (d *decoder) decodeStart(n ast.Node, v reflect.Value, path string) {
+	if x, ok := n.(*ast.StringNode); ok {
+		if x.Value != "together" {
+			d.typeError(n, path, "want together or a mapping such as {every: 500ms}, got %q", x.Value)
+		}
+		return
+	}
+	d.decodeStruct(n, v, path)
+}
+
+// workload checks a scenario's workload.
+func (v *validator) workload(w Workload) {
+	if w.IsZero() && w.Concurrency == 0 && w.Start == (Start{}) && w.Background == 0 {
+		return
+	}
+	if w.Turns < 1 || w.Turns > MaxTurns {
+		v.errorf("workload.turns", "must be between 1 and %d, got %d", MaxTurns, w.Turns)
+	}
+	if w.Concurrency < 0 || w.Concurrency > MaxConcurrency {
+		v.errorf("workload.concurrency", "must be between 0 (one at a time) and %d, got %d", MaxConcurrency, w.Concurrency)
+	}
+	if w.Background < 0 || w.Background > w.Turns {
+		v.errorf("workload.background", "must be between 0 and turns (%d), got %d", w.Turns, w.Background)
+	}
+}
