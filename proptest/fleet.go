@@ -1,7 +1,6 @@
 package proptest
 
 import (
-	"bytes"
 	"fmt"
 	"sort"
 	"time"
@@ -10,7 +9,6 @@ import (
 
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
-	"github.com/faultbench/faultbench/reports"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -130,22 +128,6 @@ func withinQuota(log []ledger.Attempt, limits scenario.RateLimits) error {
 // clock and one set of buckets.
 func SameSeedSameFleet(strategies ...recovery.Strategy) func(*rapid.T) {
 	return func(t *rapid.T) {
-		sc := Fleet().Draw(t, "fleet")
-		seed := rapid.Uint64().Draw(t, "seed")
-		var out [2][]byte
-		for i, parallel := range []int{1, 4} {
-			rep, err := run(sc, seed, parallel, strategies)
-			if err != nil {
-				t.Fatalf("run: %v", err)
-			}
-			var buf bytes.Buffer
-			if err := reports.JSON(&buf, rep); err != nil {
-				t.Fatal(err)
-			}
-			out[i] = buf.Bytes()
-		}
-		if !bytes.Equal(out[0], out[1]) {
-			t.Fatalf("same seed, different workload JSON:\n%s\n---\n%s", out[0], out[1])
-		}
+		sameBytes(t, Fleet().Draw(t, "fleet"), strategies, 1, 4)
 	}
 }

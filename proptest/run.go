@@ -77,22 +77,28 @@ func Check(t *testing.T, strategies ...recovery.Strategy) {
 // the parallelism.
 func SameSeedSameLedger(strategies ...recovery.Strategy) func(*rapid.T) {
 	return func(t *rapid.T) {
-		sc := Scenario().Draw(t, "scenario")
-		seed := rapid.Uint64().Draw(t, "seed")
-		var out [2][]byte
-		for i, parallel := range []int{1, 3} {
-			rep, err := run(sc, seed, parallel, strategies)
-			if err != nil {
-				t.Fatalf("run: %v", err)
-			}
-			var buf bytes.Buffer
-			if err := reports.JSON(&buf, rep); err != nil {
-				t.Fatal(err)
-			}
-			out[i] = buf.Bytes()
+		sameBytes(t, Scenario().Draw(t, "scenario"), strategies, 1, 3)
+	}
+}
+
+// sameBytes fails t unless sc run with a drawn seed gives the same JSON at
+// each parallelism.
+func sameBytes(t *rapid.T, sc *scenario.Scenario, strategies []recovery.Strategy, parallels ...int) {
+	seed := rapid.Uint64().Draw(t, "seed")
+	var first []byte
+	for i, parallel := range parallels {
+		rep, err := run(sc, seed, parallel, strategies)
+		if err != nil {
+			t.Fatalf("run: %v", err)
 		}
-		if !bytes.Equal(out[0], out[1]) {
-			t.Fatalf("same seed, different JSON:\n%s\n---\n%s", out[0], out[1])
+		var buf bytes.Buffer
+		if err := reports.JSON(&buf, rep); err != nil {
+			t.Fatal(err)
+		}
+		if i == 0 {
+			first = buf.Bytes()
+		} else if !bytes.Equal(first, buf.Bytes()) {
+			t.Fatalf("same seed, different JSON at --parallel %d and %d:\n%s\n---\n%s", parallels[0], parallel, first, buf.Bytes())
 		}
 	}
 }
