@@ -21,6 +21,10 @@ const (
 	fleetArea   = 44 // the height of the in-flight area at its peak
 	fleetStrip  = 18 // the height of the tallest 429/529 bar
 	fleetBarMin = 2.0
+	// maxLevelTitles is the most levels of a lane's in-flight area that
+	// get a tooltip each; a longer fleet's area is drawn without them, so
+	// that the page grows with the fleet by its path alone.
+	maxLevelTitles = 500
 )
 
 // fleetColors are the fill of the in-flight area and the colors of the
@@ -183,7 +187,7 @@ func writeFleetTimeline(b *bytes.Buffer, g grouped, sc string) {
 
 // writeInFlight draws the in-flight count as a filled step area on
 // baseline base, peak requests reaching fleetArea above it, with the
-// count at each level in a tooltip.
+// count at each level in a tooltip (up to maxLevelTitles levels).
 func writeInFlight(b *bytes.Buffer, steps []step, x func(int64) float64, base, peak int) {
 	if len(steps) == 0 {
 		return
@@ -197,6 +201,9 @@ func writeInFlight(b *bytes.Buffer, steps []step, x func(int64) float64, base, p
 	path.WriteString("Z")
 	fmt.Fprintf(b, "<path class=\"in-flight\" d=\"%s\" fill=\"%s\" fill-opacity=\"0.55\" stroke=\"%s\" stroke-width=\"1\"/>\n",
 		path.String(), inFlightColor, inFlightColor)
+	if len(steps) > maxLevelTitles {
+		return
+	}
 	for i, s := range steps[:len(steps)-1] {
 		if s.n == 0 {
 			continue
