@@ -168,15 +168,18 @@ func writeFleetTimeline(b *bytes.Buffer, g grouped, sc string) {
 		fmt.Fprintf(b, "<text class=\"small\" x=\"8\" y=\"%d\">peak %d in flight</text>\n", top+54, l.peak)
 		fmt.Fprintf(b, "<line class=\"grid\" x1=\"%d\" y1=\"%d\" x2=\"%d\" y2=\"%d\"/>\n", gutter, base, svgWidth-rightMargin, base)
 		writeInFlight(b, l.steps, x, base, peak)
+		// A 429 bar just left of its instant, a 529 bar just right, so
+		// both show when they fall together.
 		for _, c := range []struct {
 			steps []step
 			color string
 			what  string
-		}{{l.r429, rate429Color, "429"}, {l.r529, over529Color, "529"}} {
+			dx    float64
+		}{{l.r429, rate429Color, "429", -3}, {l.r529, over529Color, "529", 0}} {
 			for _, s := range c.steps {
 				h := max(fleetBarMin, float64(fleetStrip)*float64(s.n)/float64(most))
 				fmt.Fprintf(b, "<rect class=\"refusal s%s\" x=\"%s\" y=\"%d\" width=\"3\" height=\"%s\" fill=\"%s\"><title>%s</title></rect>\n",
-					c.what, f1(x(s.at)-1.5), base+4, f1(h), c.color,
+					c.what, f1(x(s.at)+c.dx), base+4, f1(h), c.color,
 					esc(fmt.Sprintf("%d %s answered %s at %s", s.n, plural(s.n, "attempt", "attempts"), c.what, formatWait(s.at))))
 			}
 		}
