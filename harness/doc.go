@@ -23,7 +23,8 @@
 // frees, whichever is later. Since nothing runs in parallel within a
 // workload and every choice is made on virtual time, the same seed gives
 // the same bytes at any -parallel and GOMAXPROCS. The engine's events are
-// recorded per turn (the turn that runs), each turn's record is checked
+// recorded per turn (the turn that runs), the transport telling the turn's
+// record when each request goes out (its duration_ms), each turn's record is checked
 // against its session's journal, and ledger.Fleet sums the turns.
 //
 // The harness judges each turn's outcome (docs/reports.md) and checks that the

@@ -77,14 +77,34 @@ func checkOne(exp scenario.Expect, r ledger.Result) ([]Violation, error) {
 			return nil, fmt.Errorf("%s: no such figure in a result", b.Field)
 		}
 		if !b.Holds(got) {
-			broken(b.Field, b.Raw, show(got, b.Field == "wait"))
+			broken(b.Field, b.Raw, show(got, durationField(b.Field)))
 		}
 	}
 	return out, nil
 }
 
-// figure is the result's value of an expect field; wait is in milliseconds.
+// durationField reports whether an expect field is a time, in milliseconds.
+func durationField(field string) bool {
+	return field == "wait" || field == "makespan" || field == "p99"
+}
+
+// figure is the result's value of an expect field; wait, makespan and p99
+// are in milliseconds. A workload's figure (makespan, p99,
+// wasted_input_tokens) is there only in a workload's result; attempts is
+// the total of a workload's turns.
 func figure(r ledger.Result, field string) (float64, bool) {
+	if w := r.Workload; w != nil {
+		switch field {
+		case "makespan":
+			return float64(w.MakespanMS), true
+		case "p99":
+			return float64(w.P99MS), true
+		case "wasted_input_tokens":
+			return float64(w.WastedInputTokens), true
+		case "attempts":
+			return float64(w.Attempts), true
+		}
+	}
 	switch field {
 	case "attempts":
 		return float64(r.Attempts), true

@@ -38,6 +38,19 @@ var _ = Describe("Check", func() {
 		Expect(vs).To(BeEmpty())
 	})
 
+	It("checks a workload's makespan, p99, wasted input tokens and total attempts", func() {
+		fleet := ledger.Result{Scenario: "s", Strategy: "classify", Outcome: ledger.OutcomeFailed, Attempts: 54,
+			Workload: &ledger.Workload{Turns: 20, MakespanMS: 27_000, P99MS: 27_000, Attempts: 54, WastedInputTokens: 160_000}}
+		vs, err := harness.Check(with(scenario.Expect{Attempts: "<= 40", Makespan: "< 20s", P99: "<= 27s",
+			WastedInputTokens: "== 0"}), []ledger.Result{fleet})
+		Expect(err).NotTo(HaveOccurred())
+		Expect(vs).To(Equal([]harness.Violation{
+			{Scenario: "s", Strategy: "classify", Field: "attempts", Budget: "<= 40", Got: "54"},
+			{Scenario: "s", Strategy: "classify", Field: "makespan", Budget: "< 20s", Got: "27s"},
+			{Scenario: "s", Strategy: "classify", Field: "wasted_input_tokens", Budget: "== 0", Got: "160000"},
+		}))
+	})
+
 	It("names the file of an expect block that does not parse", func() {
 		_, err := harness.Check(with(scenario.Expect{Attempts: "about four"}), []ledger.Result{result})
 		Expect(err).To(MatchError(ContainSubstring("s.yaml: expect.classify: attempts")))

@@ -64,6 +64,7 @@ type fleetTransport struct {
 	strategy string
 	timeout  time.Duration
 	next     http.RoundTripper
+	sent     func(k int, at time.Time) // turn k sends a request at at
 }
 
 func (t *fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
@@ -71,7 +72,9 @@ func (t *fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	c := t.clocks[k]
 	r := req.Clone(req.Context())
 	r.Header.Set(mockllm.SessionHeader, turnSession(t.strategy, k))
-	a := &attempt{end: c.Now().Add(t.timeout)}
+	now := c.Now()
+	t.sent(k, now)
+	a := &attempt{end: now.Add(t.timeout)}
 	c.cur.Store(a)
 	resp, err := t.next.RoundTrip(r)
 	if err != nil {
@@ -138,7 +141,8 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 	if err := e.mock.OpenFleet(name, sessions, mclocks); err != nil {
 		return ledger.Result{Scenario: name, Strategy: strategy}, fmt.Errorf("harness: open fleet: %w", err)
 	}
-	ft := &fleetTransport{s: s, clocks: clocks, strategy: strategy, timeout: AttemptTimeout, next: e.client.Transport}
+	ft := &fleetTransport{s: s, clocks: clocks, strategy: strategy, timeout: AttemptTimeout, next: e.client.Transport,
+		sent: func(k int, at time.Time) { recs[k].Sent(at) }}
 	// The transport names each request's turn session; the provider's own
 	// session header is replaced.
 	provider := newProvider(j.sc, e.ep.BaseURL(name), strategy, &http.Client{Transport: ft})

@@ -26,15 +26,64 @@ var _ = Describe("a workload", func() {
 		return rep, buf.Bytes()
 	}
 
-	It("gives the same bytes at any parallelism and GOMAXPROCS", func() {
-		_, serial := herd(harness.Options{Seed: 5, Parallel: 1})
-		_, wide := herd(harness.Options{Seed: 5, Parallel: 8})
-		Expect(wide).To(Equal(serial))
+	// Every fleet of the default suite, against every preset: the JSON at
+	// --parallel 1, at the default parallelism and at GOMAXPROCS=1 is the
+	// same, byte for byte.
+	It("gives the same bytes at any parallelism and GOMAXPROCS, for every fleet of the suite", func() {
+		var fleets []*scenario.Scenario
+		for _, sc := range suite() {
+			if !sc.Workload.IsZero() {
+				fleets = append(fleets, sc)
+			}
+		}
+		Expect(fleets).NotTo(BeEmpty())
+		fleetJSON := func(opts harness.Options) []byte {
+			rep, err := harness.Run(context.Background(), fleets, recovery.Presets(), opts)
+			Expect(err).NotTo(HaveOccurred())
+			var buf bytes.Buffer
+			Expect(reports.JSON(&buf, rep)).To(Succeed())
+			return buf.Bytes()
+		}
+		serial := fleetJSON(harness.Options{Seed: 5, Parallel: 1})
+		Expect(string(serial)).To(ContainSubstring(`"workload"`))
+		Expect(fleetJSON(harness.Options{Seed: 5})).To(Equal(serial), "at the default parallelism")
 		prev := runtime.GOMAXPROCS(1)
 		DeferCleanup(func() { runtime.GOMAXPROCS(prev) })
-		_, single := herd(harness.Options{Seed: 5})
-		Expect(single).To(Equal(serial))
+		Expect(fleetJSON(harness.Options{Seed: 5})).To(Equal(serial), "at GOMAXPROCS=1")
 	})
+
+	// at_ms is when an attempt's result came back, in virtual time since
+	// the workload began, and duration_ms how long it was in flight: turn
+	// k may start at (k-1) × 2s, and waits for one of the two slots.
+	DescribeTable("records when each attempt came back and how long it took",
+		func(stream string) {
+			sc, err := scenario.Parse("timed.yaml", []byte(`name: timed
+description: Four turns, two at a time, every answer taking 3 s.
+models:
+  m: {context_window: 10000, max_output: 1000, speed: {first_token: 1s, output_tokens_per_second: 100}}
+turn: {model: m, max_tokens: 500, messages: [{count: 1, tokens: 100}], answer_tokens: 200, stream: `+stream+`}
+workload: {turns: 4, concurrency: 2, start: {every: 2s}}
+`))
+			Expect(err).NotTo(HaveOccurred())
+			rep, err := harness.Run(context.Background(), []*scenario.Scenario{sc}, blindAndClassify()[1:], harness.Options{Seed: 1})
+			Expect(err).NotTo(HaveOccurred())
+			r := result(rep, "timed", "classify")
+			type timing struct {
+				Turn             int
+				AtMS, DurationMS int64
+			}
+			var got []timing
+			for _, a := range r.AttemptsLog {
+				got = append(got, timing{a.Turn, a.AtMS, a.DurationMS})
+			}
+			// Turns 1 and 2 start at 0s and 2s; turn 3 at 4s (turn 1 ended
+			// at 3s), turn 4 at 6s (turn 2 ended at 5s).
+			Expect(got).To(Equal([]timing{{1, 3000, 3000}, {2, 5000, 3000}, {3, 7000, 3000}, {4, 9000, 3000}}))
+			Expect(r.Workload.MakespanMS).To(Equal(int64(9000)))
+		},
+		Entry("a JSON answer", "false"),
+		Entry("a streamed answer", "true"),
+	)
 
 	It("shares the bucket among the turns: ten admitted at once, the rest refused, turns overlapping", func() {
 		rep, _ := herd(harness.Options{Seed: 5})

@@ -101,3 +101,17 @@ func TestReconcileChecksTotalsAgainstTheJournal(t *testing.T) {
 		})
 	}
 }
+
+func TestRecorderTimesTheRequestItWasToldWentOut(t *testing.T) {
+	start := clock.Epoch
+	rec := ledger.NewRecorder("sc", "classify", start, recovery.CountTokens)
+	req := recovery.Request{Model: "m", MaxTokens: 100, Purpose: recovery.PurposeTurn}
+	ok := &recovery.Response{Text: "ok", StopReason: "end_turn", OutputTokens: 7}
+	rec.Sent(start.Add(2 * time.Second))
+	rec.Observe(attempt(req, ok, nil, 0, start.Add(5*time.Second)))
+	rec.Observe(attempt(req, ok, nil, 0, start.Add(6*time.Second))) // no Sent: no duration
+	r := rec.Finish(ledger.OutcomeSuccess, "", 1)
+	if got := []int64{r.AttemptsLog[0].AtMS, r.AttemptsLog[0].DurationMS, r.AttemptsLog[1].DurationMS}; got[0] != 5000 || got[1] != 3000 || got[2] != 0 {
+		t.Fatalf("at_ms, duration_ms, duration_ms of the next: %v", got)
+	}
+}

@@ -16,6 +16,17 @@ type Recorder struct {
 	res   Result
 	start time.Time
 	count func(recovery.Request) int
+	// sent is when the last request went out, if Sent said so.
+	sent    time.Time
+	hasSent bool
+}
+
+// Sent notes that a request went out at at (on the run's clock): the
+// attempt or repair call recorded next took the time from at to its
+// event, its DurationMS. A workload's harness calls it from its transport;
+// without it an attempt's duration is left 0.
+func (r *Recorder) Sent(at time.Time) {
+	r.sent, r.hasSent = at, true
 }
 
 // NewRecorder starts the record of one scenario × strategy run that began at
@@ -45,6 +56,10 @@ func (r *Recorder) Observe(e recovery.Event) {
 		}
 		if e.Response != nil {
 			a.OutputTokens = e.Response.OutputTokens
+		}
+		if r.hasSent {
+			a.DurationMS = max(e.Time.Sub(r.sent).Milliseconds(), 0)
+			r.hasSent = false
 		}
 		if e.Type == recovery.EventAttempt {
 			a.N = len(r.res.AttemptsLog) + 1

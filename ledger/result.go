@@ -27,6 +27,10 @@ type Attempt struct {
 	// Turn is the workload turn, from 1, that sent it; 0 (left out)
 	// outside a workload.
 	Turn int `json:"turn,omitempty"`
+	// DurationMS is, in a workload, how long the request was in flight:
+	// from its send to AtMS, when its result came back. 0 (left out) when
+	// it took no virtual time, and outside a workload.
+	DurationMS int64 `json:"duration_ms,omitempty"`
 }
 
 // Result is what one scenario × strategy run cost. Its JSON is the stable

@@ -13,15 +13,31 @@ import (
 
 // csvHeader names the CSV columns: the figures of the JSON contract, plain
 // numbers (wait in milliseconds), exposure added, then the result's broken
-// budgets.
+// budgets, then a workload's figures (csvWorkload), added after the
+// columns that came before them so that none moved.
 var csvHeader = []string{"scenario", "strategy", "outcome", "reason", "attempts", "repair_calls", "wait_ms",
 	"submitted_input_tokens", "repair_input_tokens", "exposure", "output_tokens", "fallbacks", "compactions",
-	"escalations", "adjustments", "steps", "loop_warnings", "loop_detector", "broken_budgets"}
+	"escalations", "adjustments", "steps", "loop_warnings", "loop_detector", "broken_budgets",
+	"turns", "succeeded", "failed", "makespan_ms", "p50_ms", "p95_ms", "p99_ms", "status_429", "status_529",
+	"wasted_input_tokens"}
+
+// csvWorkload is the cells of a workload's figures, as the JSON's workload
+// object names them (its attempts are the attempts column); empty for a
+// result without a workload.
+func csvWorkload(w *ledger.Workload) []string {
+	if w == nil {
+		return make([]string, 10)
+	}
+	itoa, ms := strconv.Itoa, func(v int64) string { return strconv.FormatInt(v, 10) }
+	return []string{itoa(w.Turns), itoa(w.Succeeded), itoa(w.Failed), ms(w.MakespanMS), ms(w.P50MS), ms(w.P95MS),
+		ms(w.P99MS), itoa(w.Status429), itoa(w.Status529), itoa(w.WastedInputTokens)}
+}
 
 // CSV writes rep as one header line and one line per result, in the
 // report's order, for a spreadsheet: the columns of csvHeader, numbers
-// without separators, and in broken_budgets the result's broken budgets
-// joined by "; " ("attempts is 6, expected <= 4"), empty when none. Lines end
+// without separators, in broken_budgets the result's broken budgets
+// joined by "; " ("attempts is 6, expected <= 4"), empty when none, and
+// the workload columns empty outside a workload. Lines end
 // in \n; fields are quoted only when they need it (RFC 4180). A text field
 // that a spreadsheet would take for a formula gets a leading ' (see
 // csvText); numbers are our own and never do.
@@ -36,13 +52,13 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 			vs = append(vs, v.String())
 		}
 		itoa := strconv.Itoa
-		_ = cw.Write([]string{
+		_ = cw.Write(append([]string{
 			csvText(r.Scenario), csvText(r.Strategy), csvText(string(r.Outcome)), csvText(r.Reason),
 			itoa(r.Attempts), itoa(r.RepairCalls), strconv.FormatInt(r.WaitMS, 10),
 			itoa(r.SubmittedInputTokens), itoa(r.RepairInputTokens), itoa(r.Exposure()), itoa(r.OutputTokens),
 			itoa(r.Fallbacks), itoa(r.Compactions), itoa(r.Escalations), itoa(r.Adjustments), itoa(r.Steps),
 			itoa(r.LoopWarnings), csvText(r.LoopDetector), csvText(strings.Join(vs, "; ")),
-		})
+		}, csvWorkload(r.Workload)...))
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

@@ -23,7 +23,10 @@
 // failed attempts included — not what a provider bills), repair input
 // tokens and their sum, the exposure; rows zero for every strategy are left
 // out ([Options].AllRows keeps them), and a verdict line names the cheapest
-// strategy that met its expected outcome ([CheapestOrder]).
+// strategy that met its expected outcome ([CheapestOrder]). A scenario with
+// a workload adds its fleet's figures (turns succeeded, makespan, turn
+// percentiles, 429 and 529 answers, wasted input tokens), and its verdict
+// line names the best fleet ([FleetOrder]).
 //
 // Text from scenario and strategy files is escaped for each format: made
 // visible for a terminal, escaped as Markdown and HTML, guarded against

@@ -48,11 +48,71 @@ func cheaper(a, b ledger.Result, metA, metB bool) bool {
 	}
 }
 
+// FleetOrder is the order in which the verdict line of a scenario with a
+// workload ranks the strategies to name the best: a fleet is judged by the
+// work it got done, then by how long it took, then by what it sent — so
+// first most turns succeeded, then shortest makespan, then fewest
+// attempts; a tie goes to the strategy shown first. Every strategy that
+// ran is ranked, whether or not its outcome is the expected one (a
+// fleet's outcome is success only when every turn succeeded).
+const FleetOrder = "most turns succeeded, then shortest makespan, then fewest attempts"
+
+// fleetBetter reports whether fleet a ranks before fleet b in [FleetOrder].
+func fleetBetter(a, b ledger.Workload) bool {
+	switch {
+	case a.Succeeded != b.Succeeded:
+		return a.Succeeded > b.Succeeded
+	case a.MakespanMS != b.MakespanMS:
+		return a.MakespanMS < b.MakespanMS
+	default:
+		return a.Attempts < b.Attempts
+	}
+}
+
+// fleetVerdict is the verdict line of a scenario with a workload: the
+// strategy that ranks first in [FleetOrder] with its figures, after how
+// many met their expected outcome when the scenario names any. Empty when
+// no result of the scenario has a workload.
+func fleetVerdict(g grouped, scenario string, exp map[key]Expectation) string {
+	var best *ledger.Workload
+	bestName := ""
+	var named, met int
+	for _, s := range g.strategies {
+		r, ok := g.cell(scenario, s)
+		if !ok {
+			continue
+		}
+		if e, has := exp[key{scenario, s}]; has {
+			named++
+			if e.Met {
+				met++
+			}
+		}
+		if r.Workload != nil && (best == nil || fleetBetter(*r.Workload, *best)) {
+			best, bestName = r.Workload, s
+		}
+	}
+	if best == nil {
+		return ""
+	}
+	line := fmt.Sprintf("best fleet: %s (%s/%s turns succeeded, makespan %s, %s %s)",
+		bestName, formatInt(int64(best.Succeeded)), formatInt(int64(best.Turns)), formatWait(best.MakespanMS),
+		formatInt(int64(best.Attempts)), plural(best.Attempts, "attempt", "attempts"))
+	if named > 0 {
+		line = fmt.Sprintf("as expected: %d of %d; %s", met, named, line)
+	}
+	return line
+}
+
 // scenarioVerdict is the line under a scenario's table: how many of the
 // strategies with an expected outcome met it, and the cheapest of those
 // that did (see [CheapestOrder]), with its outcome and costs. Empty when the
-// scenario names no expected outcome for any strategy shown.
+// scenario names no expected outcome for any strategy shown. A scenario
+// with a workload has the line of fleetVerdict instead.
 func scenarioVerdict(g grouped, scenario string, exp map[key]Expectation) string {
+	if hasWorkload(g, scenario) {
+		return fleetVerdict(g, scenario, exp)
+	}
 	var named, met int
 	best, bestName := ledger.Result{}, ""
 	for _, s := range g.strategies {

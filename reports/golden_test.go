@@ -43,6 +43,20 @@ var _ = Describe("golden output", func() {
 		Entry("as HTML", FormatHTML, "verdict.html.golden"),
 	)
 
+	DescribeTable("renders a fleet's figures",
+		func(format, golden string) {
+			var buf bytes.Buffer
+			Expect(Write(&buf, format, fleetReport(), fleetOptions())).To(Succeed())
+			expectGolden(golden, buf.Bytes())
+		},
+		Entry("as tables", FormatTable, "fleet.table.golden"),
+		Entry("as Markdown", FormatMarkdown, "fleet.md.golden"),
+		Entry("as CSV", FormatCSV, "fleet.csv.golden"),
+		Entry("as JUnit XML", FormatJUnit, "fleet.junit.xml.golden"),
+		Entry("as HTML", FormatHTML, "fleet.html.golden"),
+		Entry("as JSON", FormatJSON, "fleet.json.golden"),
+	)
+
 	It("renders the fixture as JSON", func() {
 		var buf bytes.Buffer
 		Expect(JSON(&buf, fixtureReport())).To(Succeed())

@@ -16,8 +16,10 @@ import (
 // (broken budgets, regressions against a baseline), the summary, and per
 // scenario its description, a timeline of each strategy's attempts on the
 // virtual time axis — each attempt a mark colored by what it got back, the
-// waits as gaps between them, a sleep after the final attempt drawn apart —
-// bars of the input tokens each strategy submitted, and its cost table.
+// waits as gaps between them, a sleep after the final attempt drawn apart;
+// for a workload, the requests in flight and the 429 and 529 answers
+// (html_fleet.go) — bars of the input tokens each strategy submitted, and
+// its cost table.
 // Hovering a mark shows the attempt's figures.
 //
 // The page is built from the report alone, never the clock: the same report
@@ -89,8 +91,14 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		if v := scenarioVerdict(g, sc, exp); v != "" {
 			fmt.Fprintf(&b, "<p class=\"verdict\">%s</p>\n", esc(v))
 		}
-		b.WriteString("<h3>Attempts over virtual time</h3>\n")
-		writeTimeline(&b, g, sc)
+		if hasWorkload(g, sc) {
+			b.WriteString("<h3>Requests in flight and 429/529 answers over virtual time</h3>\n")
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(fleetNote))
+			writeFleetTimeline(&b, g, sc)
+		} else {
+			b.WriteString("<h3>Attempts over virtual time</h3>\n")
+			writeTimeline(&b, g, sc)
+		}
 		b.WriteString("<h3>Input tokens submitted</h3>\n")
 		writeTokenBars(&b, g, sc)
 		b.WriteString("<details>\n<summary>Cost table</summary>\n")

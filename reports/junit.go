@@ -40,7 +40,8 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 				continue
 			}
 			figures := resultFigures(r)
-			tc := junitCase{Classname: sc, Name: st, SystemOut: cdata{xmlText(figures + "\n" + attemptLines(r))}}
+			tc := junitCase{Classname: sc, Name: st, Properties: workloadProperties(r.Workload),
+				SystemOut: cdata{xmlText(figures + "\n" + attemptLines(r))}}
 			for _, v := range broken[key{sc, st}] {
 				tc.Failures = append(tc.Failures, junitFailure{Type: "budget", Message: v.String(),
 					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, v, figures))})
@@ -103,10 +104,31 @@ type junitProperty struct {
 }
 
 type junitCase struct {
-	Name      string         `xml:"name,attr"`
-	Classname string         `xml:"classname,attr"`
-	Failures  []junitFailure `xml:"failure"`
-	SystemOut cdata          `xml:"system-out"`
+	Name       string           `xml:"name,attr"`
+	Classname  string           `xml:"classname,attr"`
+	Properties *junitProperties `xml:"properties"` // nil: none, and no element
+	Failures   []junitFailure   `xml:"failure"`
+	SystemOut  cdata            `xml:"system-out"`
+}
+
+type junitProperties struct {
+	Property []junitProperty `xml:"property"`
+}
+
+// workloadProperties are a fleet's figures as properties of its test
+// case, named as the JSON's workload object names them (plain numbers,
+// times in milliseconds); none for a result without a workload.
+func workloadProperties(w *ledger.Workload) *junitProperties {
+	if w == nil {
+		return nil
+	}
+	p := func(name string, v int64) junitProperty { return junitProperty{name, strconv.FormatInt(v, 10)} }
+	return &junitProperties{[]junitProperty{
+		p("turns", int64(w.Turns)), p("succeeded", int64(w.Succeeded)), p("failed", int64(w.Failed)),
+		p("makespan_ms", w.MakespanMS), p("p50_ms", w.P50MS), p("p95_ms", w.P95MS), p("p99_ms", w.P99MS),
+		p("attempts", int64(w.Attempts)), p("status_429", int64(w.Status429)), p("status_529", int64(w.Status529)),
+		p("wasted_input_tokens", int64(w.WastedInputTokens)),
+	}}
 }
 
 type junitFailure struct {
@@ -134,15 +156,31 @@ func resultFigures(r ledger.Result) string {
 		formatInt(int64(r.SubmittedInputTokens)), formatInt(int64(r.RepairInputTokens)), formatInt(int64(r.OutputTokens)))
 	fmt.Fprintf(&b, "fallbacks: %d, escalations: %d, adjustments: %d, compactions: %d, steps: %d\n",
 		r.Fallbacks, r.Escalations, r.Adjustments, r.Compactions, r.Steps)
+	if w := r.Workload; w != nil {
+		fmt.Fprintf(&b, "turns: %s, succeeded: %s, failed: %s, makespan: %s, turn p50/p95/p99: %s/%s/%s\n",
+			formatInt(int64(w.Turns)), formatInt(int64(w.Succeeded)), formatInt(int64(w.Failed)), formatWait(w.MakespanMS),
+			formatWait(w.P50MS), formatWait(w.P95MS), formatWait(w.P99MS))
+		fmt.Fprintf(&b, "429 answers: %s, 529 answers: %s, wasted input tokens: %s\n",
+			formatInt(int64(w.Status429)), formatInt(int64(w.Status529)), formatInt(int64(w.WastedInputTokens)))
+	}
 	return b.String()
 }
 
 // attemptLines lists a result's attempts and repair calls, one a line:
-// "attempt 2 at 1s (waited 1s): primary, max_tokens 4,096, input 104,000 -> 529 overloaded".
+// "attempt 2 at 1s (waited 1s): primary, max_tokens 4,096, input 104,000 -> 529 overloaded";
+// in a workload with the turn and the time in flight: "attempt 5 of turn 3
+// at 9s (took 3s): ...".
 func attemptLines(r ledger.Result) string {
 	var b strings.Builder
 	line := func(what string, a ledger.Attempt) {
-		fmt.Fprintf(&b, "%s %d at %s", what, a.N, formatWait(a.AtMS))
+		fmt.Fprintf(&b, "%s %d", what, a.N)
+		if a.Turn > 0 {
+			fmt.Fprintf(&b, " of turn %d", a.Turn)
+		}
+		fmt.Fprintf(&b, " at %s", formatWait(a.AtMS))
+		if a.DurationMS > 0 {
+			fmt.Fprintf(&b, " (took %s)", formatWait(a.DurationMS))
+		}
 		if a.WaitBeforeMS > 0 {
 			fmt.Fprintf(&b, " (waited %s)", formatWait(a.WaitBeforeMS))
 		}

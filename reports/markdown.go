@@ -92,7 +92,11 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 		var outcomes []string
 		for _, s := range g.strategies {
 			if r, ok := g.cell(sc, s); ok {
-				outcomes = append(outcomes, s+" "+orNoValue(string(r.Outcome)))
+				o := orNoValue(string(r.Outcome))
+				if w := r.Workload; w != nil { // a fleet: how many turns got through
+					o = formatInt(int64(w.Succeeded)) + "/" + formatInt(int64(w.Turns)) + " turns"
+				}
+				outcomes = append(outcomes, s+" "+o)
 				if len(broken[key{sc, s}]) > 0 || hasRegression(moved[key{sc, s}]) {
 					open = " open"
 				}

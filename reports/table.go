@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/faultbench/faultbench/internal/texttable"
@@ -171,6 +172,67 @@ var agentMetrics = []metric{
 	{"stopped by", func(r ledger.Result) string { return orNoValue(r.LoopDetector) }},
 }
 
+// workloadMetrics are the rows added after the reason row to the table of
+// a scenario with a workload (some result has a ledger.Workload): how many
+// turns ran and succeeded, how long the fleet took on the virtual clock
+// (makespan) and a turn at the 50th, 95th and 99th percentile, the 429 and
+// 529 answers its attempts got, and the input its failed attempts
+// submitted. The attempts row is the fleet's total already.
+var workloadMetrics = []metric{
+	{"turns", workloadCount(func(w ledger.Workload) int { return w.Turns })},
+	{"succeeded turns", workloadCount(func(w ledger.Workload) int { return w.Succeeded })},
+	{"failed turns", workloadCount(func(w ledger.Workload) int { return w.Failed })},
+	{"makespan", workloadTime(func(w ledger.Workload) int64 { return w.MakespanMS })},
+	{"turn p50", workloadTime(func(w ledger.Workload) int64 { return w.P50MS })},
+	{"turn p95", workloadTime(func(w ledger.Workload) int64 { return w.P95MS })},
+	{"turn p99", workloadTime(func(w ledger.Workload) int64 { return w.P99MS })},
+	{"429 answers", workloadCount(func(w ledger.Workload) int { return w.Status429 })},
+	{"529 answers", workloadCount(func(w ledger.Workload) int { return w.Status529 })},
+	{"wasted input tokens", workloadCount(func(w ledger.Workload) int { return w.WastedInputTokens })},
+}
+
+// workloadCount and workloadTime show a workload figure, [noValue] for a
+// result without a workload.
+func workloadCount(f func(ledger.Workload) int) func(ledger.Result) string {
+	return func(r ledger.Result) string {
+		if r.Workload == nil {
+			return noValue
+		}
+		return formatInt(int64(f(*r.Workload)))
+	}
+}
+
+func workloadTime(f func(ledger.Workload) int64) func(ledger.Result) string {
+	return func(r ledger.Result) string {
+		if r.Workload == nil {
+			return noValue
+		}
+		return formatWait(f(*r.Workload))
+	}
+}
+
+// hasWorkload reports whether any result of the scenario is a fleet's.
+func hasWorkload(g grouped, scenario string) bool {
+	for _, s := range g.strategies {
+		if r, ok := g.cell(scenario, s); ok && r.Workload != nil {
+			return true
+		}
+	}
+	return false
+}
+
+// agentTurn reports whether a result comes from an agent turn: a turn
+// that took more than one step, or was stopped by a loop guard or step
+// cap. A fleet's steps are summed over its turns, so it took more than one
+// step per turn.
+func agentTurn(r ledger.Result) bool {
+	turns := 1
+	if r.Workload != nil {
+		turns = max(r.Workload.Turns, 1)
+	}
+	return r.Steps > turns || r.LoopDetector != ""
+}
+
 func orNoValue(s string) string {
 	if s == "" {
 		return noValue
@@ -217,8 +279,11 @@ func writeScenario(buf *bytes.Buffer, g grouped, scenario string, opts Options, 
 func scenarioRows(g grouped, scenario string, all bool) (header []string, rows [][]string, notes []string) {
 	header = append([]string{"metric"}, g.strategies...)
 	shown := metrics
+	if hasWorkload(g, scenario) { // after the outcome and reason rows
+		shown = append(append(slices.Clone(metrics[:2]), workloadMetrics...), metrics[2:]...)
+	}
 	for _, s := range g.strategies {
-		if r, ok := g.cell(scenario, s); ok && (r.Steps > 1 || r.LoopDetector != "") {
+		if r, ok := g.cell(scenario, s); ok && agentTurn(r) {
 			shown = append(shown[:len(shown):len(shown)], agentMetrics...)
 			break
 		}

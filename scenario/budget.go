@@ -126,7 +126,8 @@ func (m OutcomeMatch) Holds(outcome string) bool {
 // NamedBudget is one budget of an expect block and the field it limits,
 // named as in the file: attempts, wait (milliseconds, to compare with
 // ledger.Result.WaitMS), submitted_input_tokens, repair_input_tokens,
-// repair_calls, fallbacks, escalations, compactions, steps.
+// repair_calls, fallbacks, escalations, compactions, steps, and for a
+// workload makespan and p99 (milliseconds) and wasted_input_tokens.
 type NamedBudget struct {
 	Field string
 	Budget
@@ -160,18 +161,22 @@ type expectField struct {
 	name     string // as in the file
 	value    string
 	duration bool // the value is a time and needs a unit
+	workload bool // a workload's figure: refused on a scenario without one
 }
 
 func (e Expect) fields() []expectField {
 	return []expectField{
-		{"attempts", e.Attempts, false},
-		{"wait", e.Wait, true},
-		{"submitted_input_tokens", e.SubmittedInputTokens, false},
-		{"repair_input_tokens", e.RepairInputTokens, false},
-		{"repair_calls", e.RepairCalls, false},
-		{"fallbacks", e.Fallbacks, false},
-		{"escalations", e.Escalations, false},
-		{"compactions", e.Compactions, false},
-		{"steps", e.Steps, false},
+		{"attempts", e.Attempts, false, false},
+		{"wait", e.Wait, true, false},
+		{"submitted_input_tokens", e.SubmittedInputTokens, false, false},
+		{"repair_input_tokens", e.RepairInputTokens, false, false},
+		{"repair_calls", e.RepairCalls, false, false},
+		{"fallbacks", e.Fallbacks, false, false},
+		{"escalations", e.Escalations, false, false},
+		{"compactions", e.Compactions, false, false},
+		{"steps", e.Steps, false, false},
+		{"makespan", e.Makespan, true, true},
+		{"p99", e.P99, true, true},
+		{"wasted_input_tokens", e.WastedInputTokens, false, true},
 	}
 }

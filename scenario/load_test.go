@@ -336,6 +336,41 @@ expect:
 	})
 })
 
+var _ = Describe("A workload's budgets", func() {
+	It("are read for a scenario with a workload", func() {
+		s, err := scenario.Parse("x.yaml", minimal(`workload: {turns: 4, concurrency: 2}
+expect:
+  classify: {attempts: "<= 8", makespan: "< 30s", p99: "<= 10s", wasted_input_tokens: "== 0"}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		bs, err := s.Expect["classify"].Budgets()
+		Expect(err).NotTo(HaveOccurred())
+		var names []string
+		for _, b := range bs {
+			names = append(names, b.Field)
+		}
+		Expect(names).To(Equal([]string{"attempts", "makespan", "p99", "wasted_input_tokens"}))
+		Expect(bs[1].Value).To(Equal(30_000.0))
+	})
+
+	It("are refused, with their line, on a scenario without a workload, and want a unit for a time", func() {
+		_, err := scenario.Parse("x.yaml", minimal(`expect:
+  classify:
+    makespan: "< 30s"
+    p99: "<= 10s"
+    wasted_input_tokens: "== 0"
+`))
+		errs := scenario.Errors(err)
+		Expect(fields(errs)).To(Equal([]string{"expect.classify.makespan", "expect.classify.p99", "expect.classify.wasted_input_tokens"}))
+		Expect(errs[0].Error()).To(Equal("x.yaml:7:5: expect.classify.makespan: makespan is a workload's figure, and the scenario has no workload"))
+		Expect(errs[2].Line).To(Equal(9))
+		_, err = scenario.Parse("x.yaml", minimal(`workload: {turns: 4}
+expect: {classify: {makespan: "< 30", wasted_input_tokens: "1s"}}
+`))
+		Expect(fields(scenario.Errors(err))).To(Equal([]string{"expect.classify.makespan", "expect.classify.wasted_input_tokens"}))
+	})
+})
+
 var _ = Describe("Loading files and folders", func() {
 	It("loads every YAML file directly in a folder, sorted by path", func() {
 		ss, err := scenario.Load("testdata/folder")

@@ -181,6 +181,15 @@ type Expect struct {
 	Escalations          string `yaml:"escalations"`
 	Compactions          string `yaml:"compactions"`
 	Steps                string `yaml:"steps"`
+	// Makespan, P99 and WastedInputTokens limit a workload's figures
+	// (docs/reports.md): the virtual time from the first turn's start to
+	// the last turn's end, the 99th percentile of a turn's time, and the
+	// input submitted by attempts that failed. They are refused on a
+	// scenario without a workload. Attempts, for a workload, is the total
+	// of its turns.
+	Makespan          string `yaml:"makespan"`
+	P99               string `yaml:"p99"`
+	WastedInputTokens string `yaml:"wasted_input_tokens"`
 }
 
 // Duration is a time.Duration written as "30s", "1m30s" or "500ms" in YAML.

@@ -133,7 +133,7 @@ func (v *validator) scenario(s *Scenario) {
 		v.rule(s, fmt.Sprintf("script[%d]", i), r)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Expect)) {
-		v.expect(keyPath("expect", name), name, s.Expect[name])
+		v.expect(keyPath("expect", name), name, s.Expect[name], !s.Workload.IsZero())
 	}
 }
 
@@ -394,7 +394,9 @@ func validHeaderName(s string) bool {
 	return true
 }
 
-func (v *validator) expect(path, strategy string, e Expect) {
+// expect checks one strategy's budgets; fleet says whether the scenario
+// has a workload, without which a workload's figure has no value.
+func (v *validator) expect(path, strategy string, e Expect, fleet bool) {
 	if strings.TrimSpace(strategy) == "" {
 		v.errorf(path, "a strategy name is required as the key")
 	}
@@ -409,6 +411,8 @@ func (v *validator) expect(path, strategy string, e Expect) {
 		}
 		b, err := ParseBudget(f.value)
 		switch {
+		case f.workload && !fleet:
+			v.errorf(path+"."+f.name, "%s is a workload's figure, and the scenario has no workload", f.name)
 		case err != nil:
 			v.errorf(path+"."+f.name, "%v", err)
 		case f.duration && !b.IsDuration() && b.Value != 0:
