@@ -174,7 +174,9 @@ var agentMetrics = []metric{
 
 // workloadMetrics are the rows added after the reason row to the table of
 // a scenario with a workload (some result has a ledger.Workload): how many
-// turns ran and succeeded, how long the fleet took on the virtual clock
+// turns ran and succeeded (and how many of the failed turns were
+// background ones, which a strategy that sheds load gives up on purpose),
+// how long the fleet took on the virtual clock
 // (makespan) and a turn at the 50th, 95th and 99th percentile, the 429 and
 // 529 answers its attempts got, and the input its failed attempts
 // submitted. The attempts row is the fleet's total already.
@@ -182,6 +184,7 @@ var workloadMetrics = []metric{
 	{"turns", workloadCount(func(w ledger.Workload) int { return w.Turns })},
 	{"succeeded turns", workloadCount(func(w ledger.Workload) int { return w.Succeeded })},
 	{"failed turns", workloadCount(func(w ledger.Workload) int { return w.Failed })},
+	{"of them background", workloadCount(func(w ledger.Workload) int { return w.BackgroundFailed })},
 	{"makespan", workloadTime(func(w ledger.Workload) int64 { return w.MakespanMS })},
 	{"turn p50", workloadTime(func(w ledger.Workload) int64 { return w.P50MS })},
 	{"turn p95", workloadTime(func(w ledger.Workload) int64 { return w.P95MS })},
