@@ -68,8 +68,9 @@ var DefaultBound = Bound{Depth: 4, Plays: 300}
 
 // Limits on the candidate actions.
 const (
-	// maxPlanWait is the longest wait a plan may take in one step.
-	maxPlanWait = 15 * time.Minute
+	// maxPlanWait is the longest wait a plan may take in one step: an
+	// hour, the longest retry-after of the default suite.
+	maxPlanWait = time.Hour
 	// keepRecent is how many of the newest messages hindsight's
 	// compaction keeps (the engine keeps 6 by default): an even number,
 	// so that roles still alternate after the summary.

@@ -98,8 +98,15 @@ func waitsWithinBounds(_ *scenario.Scenario, s recovery.Strategy, r ledger.Resul
 }
 
 // shouldRetryFalseNeverResent relies on the generator's promise that of
-// its faults only the 503 says x-should-retry: false.
-func shouldRetryFalseNeverResent(_ *scenario.Scenario, _ recovery.Strategy, r ledger.Result) string {
+// its faults only the 503 says x-should-retry: false. A 503 is taken to
+// have said so only when no rule answers a 529 or an error_after fault,
+// which the OpenAI wires serve as a 503 too.
+func shouldRetryFalseNeverResent(sc *scenario.Scenario, _ recovery.Strategy, r ledger.Result) string {
+	if slices.ContainsFunc(sc.Script, func(ru scenario.Rule) bool {
+		return ru.Respond.Status == 529 || ru.Respond.Fault.Kind == scenario.FaultError
+	}) {
+		return ""
+	}
 	for i, a := range r.AttemptsLog[:max(len(r.AttemptsLog)-1, 0)] {
 		next := r.AttemptsLog[i+1]
 		if a.Status == 503 && next.Model == a.Model && next.MaxTokens == a.MaxTokens && next.InputTokens == a.InputTokens {

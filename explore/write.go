@@ -96,7 +96,7 @@ func describe(s Search) string {
 	}
 	fmt.Fprintf(&b, " --objective %s --seed %d: script %d of %d, shrunk in %d tries.", o.Objective, o.Seed, c.Index, s.Found.Ran, s.Found.Tried)
 	if reached := Reached(c.Scenario); len(reached) > 0 {
-		fmt.Fprintf(&b, " It holds: %s.", strings.Join(reached, ", "))
+		fmt.Fprintf(&b, " Faults and shapes: %s.", strings.Join(reached, ", "))
 	}
 	fmt.Fprintf(&b, " %s %s.", c.Result.Strategy, story(c.Result))
 	switch {

@@ -51,6 +51,13 @@ type Result struct {
 	LoopDetector string    `json:"loop_detector,omitempty"`
 	AttemptsLog  []Attempt `json:"attempts_log"`
 	RepairLog    []Attempt `json:"repair_log"`
+
+	// Regret is the run's cost over its scenario's hindsight cost
+	// (docs/explore.md), set by `faultbench run --hindsight` on the plain
+	// turns; Plan is hindsight's own row's plan. Both are left out when
+	// zero.
+	Regret float64 `json:"regret,omitempty"`
+	Plan   string  `json:"plan,omitempty"`
 }
 
 // Exposure is the input tokens submitted in all: attempts and repair calls.
