@@ -149,6 +149,13 @@ func (x *explorer) search(ctx context.Context, b *harness.Bench) ([]Case, error)
 	ran := 0
 dispatch:
 	for ; ran < n; ran++ {
+		select { // a stop already given wins over a worker ready to take a script
+		case <-x.opts.Stop:
+			break dispatch
+		case <-ctx.Done():
+			break dispatch
+		default:
+		}
 		select {
 		case <-x.opts.Stop:
 			break dispatch

@@ -188,3 +188,14 @@ func TestViolationFindsABrokenProperty(t *testing.T) {
 		t.Fatalf("unknown property %s", f.Shrunk.Broken[0].Property)
 	}
 }
+
+// TestStopBeforeTheFirstScriptRunsNone: a closed Stop starts no script,
+// and the search reports none run and nothing found.
+func TestStopBeforeTheFirstScriptRunsNone(t *testing.T) {
+	stop := make(chan struct{})
+	close(stop)
+	f, err := Explore(context.Background(), Options{Strategy: preset(t, "blind"), Runs: 50, Seed: 1, Stop: stop})
+	if err != nil || f.Ran != 0 || f.Worst != nil {
+		t.Fatalf("ran %d, worst %v, err %v", f.Ran, f.Worst, err)
+	}
+}

@@ -4,6 +4,7 @@ import (
 	"reflect"
 	"slices"
 
+	"github.com/faultbench/faultbench/harness"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -24,11 +25,31 @@ func Reached(sc *scenario.Scenario) []string {
 	return append(out, shapes(sc)...)
 }
 
+// sameRespond reports whether two answers are the same fault, whatever
+// the shrinker did to its figures (how many events before a cut, how
+// slow a dribble, how long a delay short of the client's deadline).
 func sameRespond(a, b scenario.Respond) bool {
 	if len(a.Headers) == 0 && len(b.Headers) == 0 {
 		a.Headers, b.Headers = nil, nil
 	}
+	a.Fault, b.Fault = family(a.Fault), family(b.Fault)
 	return reflect.DeepEqual(a, b)
+}
+
+func family(f scenario.Fault) scenario.Fault {
+	if f.After > 0 {
+		f.After = 1
+	}
+	if f.Dribble > 0 {
+		f.Dribble = 1
+	}
+	switch {
+	case f.Delay.D() > harness.AttemptTimeout:
+		f.Delay = scenario.Duration(harness.AttemptTimeout + 1)
+	case f.Delay > 0:
+		f.Delay = 1
+	}
+	return f
 }
 
 func shapes(sc *scenario.Scenario) []string {
