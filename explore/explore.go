@@ -44,8 +44,8 @@ type Options struct {
 	// ShrinkBound bounds the candidates the shrinker tries; 0 means
 	// DefaultShrinkBound.
 	ShrinkBound int
-	// HindsightBound bounds hindsight's search; the zero value means
-	// DefaultBound.
+	// HindsightBound bounds hindsight's search (regret); the zero value
+	// means ExploreBound.
 	HindsightBound Bound
 }
 
@@ -87,6 +87,9 @@ func Explore(ctx context.Context, opts Options) (Found, error) {
 	}
 	if opts.Parallel <= 0 {
 		opts.Parallel = runtime.GOMAXPROCS(0)
+	}
+	if opts.HindsightBound == (Bound{}) {
+		opts.HindsightBound = ExploreBound
 	}
 	x := &explorer{opts: opts, name: baseName(opts)}
 	b, err := harness.NewBench(RunSeed)

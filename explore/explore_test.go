@@ -199,3 +199,37 @@ func TestStopBeforeTheFirstScriptRunsNone(t *testing.T) {
 		t.Fatalf("ran %d, worst %v, err %v", f.Ran, f.Worst, err)
 	}
 }
+
+// TestRegretAndOutcomeFindCases: classify costs more than hindsight on
+// some script, and blind fails where classify succeeds on some other; the
+// written files say so.
+func TestRegretAndOutcomeFindCases(t *testing.T) {
+	classify := preset(t, "classify")
+	for _, o := range []Options{
+		{Strategy: classify, Objective: ObjectiveRegret, Runs: 12, Seed: 1, Parallel: 2, ShrinkBound: 20},
+		{Strategy: preset(t, "blind"), Against: &classify, Objective: ObjectiveOutcome, Runs: 30, Seed: 1, Parallel: 2, ShrinkBound: 40},
+	} {
+		f, err := Explore(context.Background(), o)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if f.Shrunk == nil || !f.Shrunk.Holds || f.Shrunk.Reference == nil {
+			t.Fatalf("%s: nothing found in %d scripts", o.Objective, f.Ran)
+		}
+		ref, got := CostOf(*f.Shrunk.Reference), CostOf(f.Shrunk.Result)
+		if got.Compare(ref) <= 0 {
+			t.Fatalf("%s: %v is no dearer than the reference's %v", o.Objective, got, ref)
+		}
+		if o.Objective == ObjectiveOutcome && (got.Success || !ref.Success) {
+			t.Fatalf("outcome: %v against %v", got, ref)
+		}
+		path, err := Write(t.TempDir(), Search{Options: o, Found: f})
+		if err != nil {
+			t.Fatal(err)
+		}
+		data, _ := os.ReadFile(path)
+		if o.Objective == ObjectiveRegret && !bytes.Contains(data, []byte("Hindsight (")) {
+			t.Errorf("regret: the description names no hindsight plan:\n%s", data)
+		}
+	}
+}

@@ -63,8 +63,14 @@ type Bound struct {
 	Plays int
 }
 
-// DefaultBound is the bound `faultbench run --hindsight` and explore use.
+// DefaultBound is the bound `faultbench run --hindsight` uses.
 var DefaultBound = Bound{Depth: 4, Plays: 300}
+
+// ExploreBound is the tighter bound explore's regret objective uses, which
+// computes hindsight for every script and every shrink candidate: a
+// looser search finds a cheaper plan at most, so a regret found under it
+// is a lower bound on the one DefaultBound would give.
+var ExploreBound = Bound{Depth: 3, Plays: 60}
 
 // Limits on the candidate actions.
 const (
