@@ -37,6 +37,9 @@ func AddHindsight(ctx context.Context, scs []*scenario.Scenario, rep *ledger.Rep
 		costs[sc.Name] = h.Cost
 		row := h.Result(sc.Name)
 		row.Plan, row.Regret = h.Plan.String(), 1
+		if h.Bounded {
+			row.Plan += " (the search's bound was reached: a cheaper plan may exist)"
+		}
 		rows = append(rows, row)
 	}
 	for i, r := range rep.Results {

@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"os"
 	"strings"
 	"time"
 
@@ -117,6 +118,11 @@ func runExplore(ctx context.Context, stdout, stderr io.Writer, f exploreFlags) e
 	o, err := f.options()
 	if err != nil {
 		return err
+	}
+	// An --out that cannot be made is the user's to fix, and is better
+	// said before the search than after it.
+	if err := os.MkdirAll(f.out, 0o755); err != nil {
+		return bad(fmt.Errorf("--out: %w", err))
 	}
 	if f.timeLimit > 0 {
 		stop := make(chan struct{})

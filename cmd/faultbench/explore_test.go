@@ -21,6 +21,8 @@ func TestExploreBadFlagsAreExit2(t *testing.T) {
 		{[]string{"explore", "--strategy", "blind", "--parallel", "-1"}, "--parallel: must be 0 or more"},
 		{[]string{"explore", "--strategy", "blind", "--time", "-1s"}, "--time: must be 0 or more"},
 		{[]string{"explore", "--strategy", "blind", "extra"}, "unknown command"},
+		{[]string{"run", "--hindsight", "--shard", "1/2"}, "--hindsight: not with --shard"},
+		{[]string{"explore", "--strategy", "blind", "--out", "/dev/null/x"}, "--out: mkdir /dev/null"},
 	} {
 		code, _, errOut := run(t, c.args...)
 		if code != exitBadInput || !strings.Contains(errOut, c.want) {

@@ -94,6 +94,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if f.parallel < 0 {
 		return bad(fmt.Errorf("--parallel: must be 0 or more, got %d", f.parallel))
 	}
+	if f.hindsight && f.shard != "" {
+		return bad(fmt.Errorf("--hindsight: not with --shard (hindsight's rows would not merge into the unsharded report)"))
+	}
 	var shard harness.Shard
 	if f.shard != "" {
 		s, err := harness.ParseShard(f.shard)
