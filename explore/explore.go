@@ -2,7 +2,6 @@ package explore
 
 import (
 	"context"
-	"errors"
 	"fmt"
 	"regexp"
 	"runtime"
@@ -98,54 +97,68 @@ func Explore(ctx context.Context, opts Options) (Found, error) {
 	}
 	defer b.Close()
 
-	cases, err := x.search(ctx, b)
-	f := Found{Ran: len(cases)}
-	if err != nil {
+	f, err := x.search(ctx, b)
+	if err != nil || f.Worst == nil {
 		return f, err
-	}
-	for i := range cases {
-		if cases[i].Holds {
-			f.Held++
-		}
-		if cases[i].Mismatch {
-			f.Mismatches++
-		}
-		if f.Worst == nil || worse(cases[i], *f.Worst) {
-			f.Worst = &cases[i]
-		}
-	}
-	if f.Worst != nil && !f.Worst.Holds {
-		f.Worst = nil
-	}
-	if f.Worst == nil {
-		return f, nil
 	}
 	shrunk, tried, err := x.shrink(ctx, b, *f.Worst)
 	f.Shrunk, f.Tried = &shrunk, tried
 	return f, err
 }
 
+// tally is what a search keeps of the scripts judged so far: the counts,
+// the worst case that holds, and the error of the lowest script. Each is
+// a function of the set of scripts, not of the order they finished in
+// (worse is a total order), so that any number of workers agree; and
+// memory does not grow with --runs.
+type tally struct {
+	mu       sync.Mutex
+	found    Found
+	err      error
+	errIndex int
+	done     int
+}
+
+// add counts one script judged, and tells progress (when set) under the
+// tally's lock, so that its calls never overlap and done only grows.
+func (t *tally) add(c Case, err error, progress func(done, total int), total int) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.done++
+	if progress != nil {
+		defer progress(t.done, total)
+	}
+	if err != nil {
+		if t.err == nil || c.Index < t.errIndex {
+			t.err, t.errIndex = err, c.Index
+		}
+		return
+	}
+	if c.Mismatch {
+		t.found.Mismatches++
+	}
+	if !c.Holds {
+		return
+	}
+	t.found.Held++
+	if t.found.Worst == nil || worse(c, *t.found.Worst) {
+		t.found.Worst = &c
+	}
+}
+
 // search runs scripts 0 … Runs−1 (fewer when Stop closes) on Parallel
-// workers and returns them judged, in order. Only what each script's run
-// keeps is kept: the scenario and its results, no conversation.
-func (x *explorer) search(ctx context.Context, b *harness.Bench) ([]Case, error) {
+// workers and returns what the tally kept of them.
+func (x *explorer) search(ctx context.Context, b *harness.Bench) (Found, error) {
 	n := x.opts.Runs
-	cases := make([]Case, n)
-	errs := make([]error, n)
+	var t tally
 	next := make(chan int)
 	var wg sync.WaitGroup
-	var mu sync.Mutex
-	done := 0
 	for range min(x.opts.Parallel, n) {
 		wg.Go(func() {
 			for i := range next {
-				cases[i], errs[i] = x.one(ctx, b, i)
-				if x.opts.Progress != nil {
-					mu.Lock()
-					done++
-					x.opts.Progress(done, n)
-					mu.Unlock()
-				}
+				c, err := x.one(ctx, b, i)
+				c.Index = i
+				t.add(c, err, x.opts.Progress, n)
 			}
 		})
 	}
@@ -169,10 +182,11 @@ dispatch:
 	}
 	close(next)
 	wg.Wait()
+	t.found.Ran = ran
 	if err := context.Cause(ctx); err != nil {
-		return nil, err
+		return t.found, err
 	}
-	return cases[:ran], errors.Join(errs[:ran]...)
+	return t.found, t.err
 }
 
 // one generates, serves and judges script i.
