@@ -125,7 +125,7 @@ func Hindsight(ctx context.Context, b *harness.Bench, sc *scenario.Scenario, bou
 	}
 	h := hindsight{b: b, sc: sc}
 	queue := []node{{}}
-	ans := Answer{Cost: Cost{}}
+	var ans Answer
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
