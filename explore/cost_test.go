@@ -5,7 +5,9 @@ import "testing"
 // TestCostOrder pins the declared order: outcome, then requests, wait and
 // tokens; and the scalar the ratios use.
 func TestCostOrder(t *testing.T) {
-	ok := func(req int, wait int64, tok int) Cost { return Cost{Success: true, Requests: req, WaitMS: wait, Tokens: tok} }
+	ok := func(req int, wait int64, tok int) Cost {
+		return Cost{Success: true, Requests: req, WaitMS: wait, Tokens: tok}
+	}
 	failed := Cost{Requests: 1}
 	for _, c := range []struct {
 		a, b Cost
