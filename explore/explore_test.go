@@ -206,8 +206,8 @@ func TestStopBeforeTheFirstScriptRunsNone(t *testing.T) {
 func TestRegretAndOutcomeFindCases(t *testing.T) {
 	classify := preset(t, "classify")
 	for _, o := range []Options{
-		{Strategy: classify, Objective: ObjectiveRegret, Runs: 12, Seed: 1, Parallel: 2, ShrinkBound: 20},
-		{Strategy: preset(t, "blind"), Against: &classify, Objective: ObjectiveOutcome, Runs: 30, Seed: 1, Parallel: 2, ShrinkBound: 40},
+		{Strategy: classify, Objective: ObjectiveRegret, Runs: 6, Seed: 1, Parallel: 2, ShrinkBound: 1},
+		{Strategy: preset(t, "blind"), Against: &classify, Objective: ObjectiveOutcome, Runs: 30, Seed: 1, Parallel: 2, ShrinkBound: 20},
 	} {
 		f, err := Explore(context.Background(), o)
 		if err != nil {
