@@ -60,6 +60,13 @@ type Result struct {
 	RepairLog    []Attempt `json:"repair_log"`
 	// Workload sums a fleet's turns (workload.go); nil for a lone turn.
 	Workload *Workload `json:"workload,omitempty"`
+
+	// Regret is the run's cost over its scenario's hindsight cost
+	// (docs/explore.md), set by `faultbench run --hindsight` on the plain
+	// turns; Plan is hindsight's own row's plan. Both are left out when
+	// zero.
+	Regret float64 `json:"regret,omitempty"`
+	Plan   string  `json:"plan,omitempty"`
 }
 
 // Exposure is the input tokens submitted in all: attempts and repair calls.

@@ -59,6 +59,11 @@ type Server struct {
 	sessions map[sessionKey]*session
 
 	aliases map[string]string // model aliases of every scenario (WithAliases); read-only
+
+	// added holds the scenarios of Add (add.go), under addMu: those of
+	// New are read without a lock, these with one.
+	addMu sync.RWMutex
+	added map[string]*served
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -99,8 +104,8 @@ func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 // (nil means the server's); the session's start is clock.Now() at Open.
 // It is an error if the scenario is unknown or the session exists.
 func (s *Server) Open(name, session string, clock Clock) error {
-	sc, ok := s.scenarios[name]
-	if !ok {
+	sc := s.lookup(name)
+	if sc == nil {
 		return fmt.Errorf("mockllm: open session %q: unknown scenario %q", session, name)
 	}
 	if clock == nil {
@@ -234,14 +239,14 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sessName := header(r.Header, SessionHeader, defaultSession)
-	if name, ok := countTokensRoute(r.URL.Path); ok && s.scenarios[name] != nil && len(sessName) <= maxSessionName {
-		s.countTokens(w, r, s.scenarios[name], name, sessName)
+	if name, ok := countTokensRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
+		s.countTokens(w, r, s.lookup(name), name, sessName)
 		return
 	}
 	name, wr, ok := route(r.URL.Path)
 	var sc *served
 	if ok {
-		sc = s.scenarios[name]
+		sc = s.lookup(name)
 	}
 	if sc == nil {
 		if !ok {

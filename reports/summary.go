@@ -134,6 +134,12 @@ func summaryRows(g grouped, exp map[key]Expectation) (header []string, rows [][]
 			formatInt(t.exposure),
 		})
 	}
+	if hasRegret(g) {
+		header = append(header, regretHeader...)
+		for i, s := range g.strategies {
+			rows[i] = append(rows[i], regretCells(g, s)...)
+		}
+	}
 	blind, okB := sum[blindStrategy]
 	classify, okC := sum[classifyStrategy]
 	if okB && okC {
@@ -147,6 +153,9 @@ func summaryRows(g grouped, exp map[key]Expectation) (header []string, rows [][]
 			formatRatio(blind.repairInput, classify.repairInput),
 			formatRatio(blind.exposure, classify.exposure),
 		})
+		if hasRegret(g) {
+			rows[len(rows)-1] = append(rows[len(rows)-1], "", "")
+		}
 	}
 	return header, rows
 }

@@ -291,6 +291,9 @@ func scenarioRows(g grouped, scenario string, all bool) (header []string, rows [
 			break
 		}
 	}
+	if hasRegret(g) {
+		shown = append(shown[:len(shown):len(shown)], regretMetric)
+	}
 	reasons, notes := reasonNotes(g, scenario)
 	for i, m := range shown {
 		row := []string{m.name}

@@ -132,5 +132,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newMergeCmd(stdout))
 	root.AddCommand(newStrategiesCmd(stdout))
 	root.AddCommand(newServeCmd(stdout, stderr))
+	root.AddCommand(newExploreCmd(stdout))
 	return root
 }

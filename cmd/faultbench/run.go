@@ -13,6 +13,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/faultbench/faultbench/explore"
 	"github.com/faultbench/faultbench/harness"
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
@@ -35,6 +36,7 @@ type runFlags struct {
 	parallel   int
 	shard      string
 	timeout    time.Duration
+	hindsight  bool
 	output     outputFlags
 	gate       gateFlags
 }
@@ -65,6 +67,7 @@ the shards' JSON with faultbench merge.
 	fl.IntVar(&f.parallel, "parallel", 0, "runs at once (0: one per CPU)")
 	fl.StringVar(&f.shard, "shard", "", "run only slice K of N of the scenario × strategy grid, as K/N")
 	f.output.registerView(fl)
+	fl.BoolVar(&f.hindsight, "hindsight", false, "add hindsight's row to each plain turn and each run's regret (cost ÷ hindsight's; docs/explore.md)")
 	fl.DurationVar(&f.timeout, "timeout", defaultRunTimeout, "wall-clock time the whole run may take; past it the run stops and reports what finished (0: none)")
 	f.gate.register(fl)
 	return cmd
@@ -90,6 +93,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	}
 	if f.parallel < 0 {
 		return bad(fmt.Errorf("--parallel: must be 0 or more, got %d", f.parallel))
+	}
+	if f.hindsight && f.shard != "" {
+		return bad(fmt.Errorf("--hindsight: not with --shard (hindsight's rows would not merge into the unsharded report)"))
 	}
 	var shard harness.Shard
 	if f.shard != "" {
@@ -143,6 +149,11 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 		return stopped(ctx, stdout, f, rep, scs, strategies)
 	}
 
+	if f.hindsight {
+		if err := explore.AddHindsight(ctx, scs, &rep, explore.DefaultBound); err != nil {
+			return fmt.Errorf("run: %w", err)
+		}
+	}
 	violations, err := budgets(scs, rep)
 	if err != nil {
 		return err

@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExploreBadFlagsAreExit2(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"explore"}, "--strategy: required"},
+		{[]string{"explore", "--strategy", "nope"}, `--strategy: unknown strategy "nope"`},
+		{[]string{"explore", "--strategy", "blind", "--against", "blind"}, "--against: \"blind\" is the explored strategy itself"},
+		{[]string{"explore", "--strategy", "blind", "--objective", "worst"}, `--objective: "worst" is not an objective`},
+		{[]string{"explore", "--strategy", "blind", "--objective", "versus"}, "--objective versus: needs --against"},
+		{[]string{"explore", "--strategy", "blind", "--runs", "0"}, "--runs: must be 1 to 1000000, got 0"},
+		{[]string{"explore", "--strategy", "blind", "--parallel", "-1"}, "--parallel: must be 0 or more"},
+		{[]string{"explore", "--strategy", "blind", "--time", "-1s"}, "--time: must be 0 or more"},
+		{[]string{"explore", "--strategy", "blind", "extra"}, "unknown command"},
+		{[]string{"run", "--hindsight", "--shard", "1/2"}, "--hindsight: not with --shard"},
+		{[]string{"explore", "--strategy", "blind", "--out", "/dev/null/x"}, "--out: mkdir /dev/null"},
+	} {
+		code, _, errOut := run(t, c.args...)
+		if code != exitBadInput || !strings.Contains(errOut, c.want) {
+			t.Errorf("%v: exit %d, stderr %q; want 2 and %q", c.args, code, errOut, c.want)
+		}
+	}
+}
+
+// TestExploreWritesAFileThatRunShows: explore writes a file, the same
+// command writes the same bytes, and run shows the file with blind's
+// budgets broken.
+func TestExploreWritesAFileThatRunShows(t *testing.T) {
+	var files [2][]byte
+	var path string
+	for i := range files {
+		dir := t.TempDir()
+		code, out, errOut := run(t, "explore", "--strategy", "blind", "--against", "classify", "--runs", "30", "--out", dir)
+		if code != exitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		matches, _ := filepath.Glob(filepath.Join(dir, "*.yaml"))
+		if len(matches) != 1 || !strings.Contains(out, "wrote "+matches[0]) {
+			t.Fatalf("files %v, stdout %s", matches, out)
+		}
+		path = matches[0]
+		files[i], _ = os.ReadFile(path)
+	}
+	if string(files[0]) != string(files[1]) {
+		t.Fatal("the same command wrote different files")
+	}
+	code, out, errOut := run(t, "run", "--strategies", "blind,classify", "--check", path)
+	if code != exitFailed || !strings.Contains(out+errOut, "blind on explore-blind-versus-classify-s1-") {
+		t.Fatalf("run --check on the written file: exit %d:\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestRunHindsightAddsItsRowAndRegret: --hindsight adds a hindsight row
+// with its plan, and each run's regret, to the JSON and the table.
+func TestRunHindsightAddsItsRowAndRegret(t *testing.T) {
+	code, out, errOut := run(t, "run", "--hindsight", "--format", "json", "--strategies", "classify,blind", "../../scenarios/truncated-answer.yaml")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, want := range []string{`"strategy": "hindsight"`, `"plan": "send to sonnet with max_tokens 6000"`, `"regret": 1,`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %s in:\n%s", want, out)
+		}
+	}
+	code, out, _ = run(t, "run", "--hindsight", "--strategies", "classify,blind", "../../scenarios/truncated-answer.yaml")
+	if code != exitOK || !strings.Contains(out, "regret") || !strings.Contains(out, "| hindsight") {
+		t.Errorf("exit %d, table:\n%s", code, out)
+	}
+	if code, out, _ = run(t, "run", "--strategies", "classify", "../../scenarios/truncated-answer.yaml"); strings.Contains(out, "regret") {
+		t.Errorf("regret without --hindsight:\n%s", out)
+	}
+}

@@ -1,0 +1,35 @@
+package mockllm_test
+
+import (
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/mockllm"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+var _ = Describe("scenarios added after New", func() {
+	It("serves one from Add to Remove, its sessions going with it", func() {
+		srv := mockllm.New(nil, clock.NewVirtual())
+		body := ask("sonnet", 1000, 100)
+		Expect(to("a").send(srv, body).Code).To(Equal(404))
+
+		Expect(srv.Add(newScenario(scenario.Rule{Respond: status(529)}))).To(Succeed())
+		Expect(srv.Add(newScenario())).To(MatchError(ContainSubstring("served already")))
+		Expect(to("a").send(srv, body).Code).To(Equal(529))
+		Expect(srv.Entries(scName, "a")).To(HaveLen(1))
+
+		srv.Remove(scName)
+		Expect(srv.Entries(scName, "a")).To(BeEmpty())
+		Expect(to("a").send(srv, body).Code).To(Equal(404))
+		Expect(srv.Add(newScenario())).To(Succeed())
+		Expect(to("a").send(srv, body).Code).To(Equal(200))
+	})
+
+	It("refuses a name New was given, and no scenario at all", func() {
+		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		Expect(srv.Add(newScenario())).To(MatchError(ContainSubstring("made with it")))
+		Expect(srv.Add(nil)).To(HaveOccurred())
+	})
+})
