@@ -3,8 +3,32 @@ package recovery
 import (
 	"errors"
 	"fmt"
+	"net/http"
 	"time"
 )
+
+// BodyError is an answer whose status and headers arrived but whose body
+// could not be read or made sense of: a body cut short, JSON that does not
+// parse, no body at all, a stream that broke off or ended early. It wraps
+// the cause, so that a classifier finds io.ErrUnexpectedEOF, a timeout or
+// a reset in its chain; HTTPStatus tells a ledger what status the client
+// saw. The SDK transports return it.
+type BodyError struct {
+	Source     string // the transport: "anthropic", "openai"
+	StatusCode int
+	Header     http.Header
+	Err        error
+}
+
+func (e *BodyError) Error() string {
+	return fmt.Sprintf("%s: HTTP %d answer unreadable: %v", e.Source, e.StatusCode, e.Err)
+}
+
+// Unwrap returns the cause.
+func (e *BodyError) Unwrap() error { return e.Err }
+
+// HTTPStatus is the status the answer came with.
+func (e *BodyError) HTTPStatus() int { return e.StatusCode }
 
 // ErrGaveUp is the sentinel every *GiveUpError matches with errors.Is.
 var ErrGaveUp = errors.New("recovery: gave up")

@@ -35,29 +35,11 @@ func (p *Provider) WithStream(on bool) *Provider {
 var ErrIncompleteStream = fmt.Errorf("stream ended before message_stop: %w", io.ErrUnexpectedEOF)
 
 // BodyError is an answer whose status and headers arrived but whose body
-// could not be read or made sense of: a body cut short, JSON that does not
-// parse, no body at all, a stream that broke off or ended early. It wraps
-// the cause, so that a classifier finds io.ErrUnexpectedEOF, a timeout or
-// a reset in its chain; HTTPStatus tells a ledger what status the client
-// saw.
-type BodyError struct {
-	StatusCode int
-	Header     http.Header
-	Err        error
-}
-
-func (e *BodyError) Error() string {
-	return fmt.Sprintf("anthropic: HTTP %d answer unreadable: %v", e.StatusCode, e.Err)
-}
-
-// Unwrap returns the cause.
-func (e *BodyError) Unwrap() error { return e.Err }
-
-// HTTPStatus is the status the answer came with.
-func (e *BodyError) HTTPStatus() int { return e.StatusCode }
+// could not be read or made sense of (recovery.BodyError).
+type BodyError = recovery.BodyError
 
 func bodyError(resp *http.Response, err error) *BodyError {
-	return &BodyError{StatusCode: resp.StatusCode, Header: resp.Header, Err: err}
+	return &BodyError{Source: "anthropic", StatusCode: resp.StatusCode, Header: resp.Header, Err: err}
 }
 
 // sendStream makes one streaming call and gathers its events. It stops

@@ -94,6 +94,9 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 			// A body the SDK could not read as OpenAI's error JSON.
 			return nil, rawAPIError(httpResp, err)
 		}
+		if httpResp != nil { // the status came, the body did not make sense
+			return nil, &recovery.BodyError{Source: "openai", StatusCode: httpResp.StatusCode, Header: httpResp.Header, Err: err}
+		}
 		return nil, fmt.Errorf("openai: %w", err)
 	}
 	return response(completion, httpResp), nil

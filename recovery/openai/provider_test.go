@@ -195,6 +195,15 @@ var _ = Describe("Provider", func() {
 		Expect(gock.Pending()).To(HaveLen(1))
 	})
 
+	It("fails a 200 whose body is cut short as a *recovery.BodyError with the status that came", func() {
+		completions().Reply(200).SetHeader("Content-Type", "application/json").BodyString(`{"id":"chatcmpl-1","obje`)
+		_, err := provider.Send(ctx, turn())
+		var bodyErr *recovery.BodyError
+		Expect(errors.As(err, &bodyErr)).To(BeTrue(), "%v", err)
+		Expect(bodyErr.StatusCode).To(Equal(200))
+		Expect(bodyErr.Error()).To(HavePrefix("openai: HTTP 200"))
+	})
+
 	It("wraps a transport error without making it an APIError", func() {
 		reset := &net.OpError{Op: "read", Net: "tcp", Err: &os.SyscallError{Syscall: "read", Err: syscall.ECONNRESET}}
 		completions().ReplyError(reset)

@@ -40,6 +40,9 @@ func (p *Provider) sendResponse(ctx context.Context, req recovery.Request, opts 
 		if httpResp != nil && httpResp.StatusCode >= 400 {
 			return nil, rawAPIError(httpResp, err)
 		}
+		if httpResp != nil { // the status came, the body did not make sense
+			return nil, &recovery.BodyError{Source: "openai", StatusCode: httpResp.StatusCode, Header: httpResp.Header, Err: err}
+		}
 		return nil, fmt.Errorf("openai: %w", err)
 	}
 	return responseOf(r, httpResp), nil
