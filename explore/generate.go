@@ -34,12 +34,13 @@ const (
 	ShapeBackground      = "background"
 	ShapeAuthRefresh     = "auth-refresh"
 	ShapeRecovers        = "recovers" // the script ends in a complete answer
+	ShapeQuota           = "quota"    // the model has per-minute quotas a lone caller can drain
 )
 
 // TurnShapes lists every shape the generator draws.
 func TurnShapes() []string {
 	return []string{ShapeOverflowCompact, ShapeOverflowAdjust, ShapeTruncation, ShapeToolLoop, ShapeFallback,
-		ShapeStream, ShapeOpenAI, ShapeBackground, ShapeAuthRefresh, ShapeRecovers}
+		ShapeStream, ShapeOpenAI, ShapeBackground, ShapeAuthRefresh, ShapeRecovers, ShapeQuota}
 }
 
 // Generate makes script i of a search seeded with seed: the same pair
@@ -103,7 +104,26 @@ func turn(r *rand.Rand) *scenario.Scenario {
 	if r.IntN(5) != 0 {
 		sc.Script = append(sc.Script, scenario.Rule{Respond: scenario.Respond{OK: true}})
 	}
+	// Drawn last, so that the scripts drawn before quotas were generated
+	// stay as they were.
+	if r.IntN(6) == 0 {
+		sc.Models["primary"] = withQuota(r, sc.Models["primary"], t)
+	}
 	return sc
+}
+
+// withQuota gives a model per-minute quotas that a lone caller meets: a
+// request bucket of one to three (a retry soon after the first attempts
+// is refused for up to a minute), or an output bucket of one to two
+// max_tokens (an escalated max_tokens does not fit). Their 429s are the
+// bucket's, with its retry-after and rate-limit headers.
+func withQuota(r *rand.Rand, m scenario.Model, t scenario.Turn) scenario.Model {
+	if r.IntN(2) == 0 {
+		m.Limits.RPM = between(r, 1, 3)
+	} else {
+		m.Limits.OTPM = between(r, t.MaxTokens, 2*t.MaxTokens)
+	}
+	return m
 }
 
 // rule draws one fault and when it strikes: on a model, an attempt, a

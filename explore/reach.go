@@ -70,6 +70,7 @@ func shapes(sc *scenario.Scenario) []string {
 		ShapeOpenAI:          t.Wire == scenario.WireOpenAI,
 		ShapeBackground:      t.Background,
 		ShapeAuthRefresh:     t.AuthRefresh,
+		ShapeQuota:           sc.Models[t.Model].Limits != (scenario.RateLimits{}),
 		ShapeRecovers: slices.ContainsFunc(sc.Script, func(r scenario.Rule) bool {
 			return r.Respond.OK && r.When == (scenario.When{}) && r.Times == 0
 		}),

@@ -77,7 +77,7 @@ func (x *explorer) try(ctx context.Context, b *harness.Bench, sc *scenario.Scena
 
 // smaller lists the one-step simplifications of sc, most reducing first:
 // a rule less; a rule's when condition less; fewer times; shorter
-// windows; a simpler turn (no fallback, background, refresh, stream or
+// windows; a simpler turn (no quotas, fallback, background, refresh, stream or
 // second wire); smaller messages, system prompt, answer and summary; a
 // fault that strikes sooner or dribbles faster.
 func smaller(sc *scenario.Scenario) []*scenario.Scenario {
@@ -134,6 +134,12 @@ func smaller(sc *scenario.Scenario) []*scenario.Scenario {
 					s.Script[i].When.Model = s.Turn.Model
 				}
 			}
+		})
+	}
+	if m := sc.Models[t.Model]; m.Limits != (scenario.RateLimits{}) {
+		edit(func(s *scenario.Scenario) {
+			m.Limits = scenario.RateLimits{}
+			s.Models[t.Model] = m
 		})
 	}
 	if t.Background {
