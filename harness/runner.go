@@ -25,6 +25,10 @@ type Options struct {
 	// Shard picks a slice of the scenario × strategy grid to run; the zero
 	// Shard runs it all. See [Shard].
 	Shard Shard
+	// RunTokens bounds the input tokens each run submits: a run that
+	// reaches it is stopped, aborted, once its answer is in. 0 means
+	// DefaultRunTokens.
+	RunTokens int
 	// Progress, when set, is called after each run finishes with the number
 	// finished and the number this call runs. Calls never overlap; done
 	// counts up to total.
@@ -66,7 +70,10 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
-	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed}
+	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed, runTokens: opts.RunTokens}
+	if e.runTokens <= 0 {
+		e.runTokens = DefaultRunTokens
+	}
 
 	results := make([]ledger.Result, len(jobs))
 	errs := make([]error, len(jobs))
