@@ -14,7 +14,7 @@ import (
 // 1,000 attempts a step and 10,000 steps, and each request must cross the
 // wire whole; without this bound one run of them took minutes (1,000
 // attempts of a 5-million-token turn: 60 s; 10,000 agent steps: 160 s).
-// The default suite's largest run submits under 0.3 million.
+// The default suite's largest run submits 950,000.
 const DefaultRunTokens = 100_000_000
 
 // runBound is the cause of a run the harness stopped at its bound on

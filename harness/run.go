@@ -15,10 +15,11 @@ import (
 	"github.com/faultbench/faultbench/scenario"
 )
 
-// job is one scenario × strategy run.
+// job is one scenario × strategy run. It points at its strategy: a
+// Strategy is some 450 bytes, which 20,000 jobs would copy 9 MB of.
 type job struct {
 	sc       *scenario.Scenario
-	strategy recovery.Strategy
+	strategy *recovery.Strategy
 }
 
 // env is what every run of one Run call shares: the mock, its loopback
@@ -56,7 +57,7 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 	defer cancel(nil)
 	provider := &bounded{Provider: newProvider(j.sc, e.ep.BaseURL(name), session, &http.Client{Transport: dl}), bound: e.runTokens, cancel: cancel}
 	rec := ledger.NewRecorder(name, session, clk.Now(), recovery.CountTokens)
-	engine := recovery.New(provider, j.strategy,
+	engine := recovery.New(provider, *j.strategy,
 		recovery.WithClock(clk),
 		recovery.WithRand(runSeed(e.seed, name, session)),
 		recovery.WithObserver(rec.Observe),

@@ -111,7 +111,7 @@ func grid(scenarios []*scenario.Scenario, strategies []recovery.Strategy, shard 
 	first, end := shard.Bounds(len(scenarios) * len(strategies))
 	jobs := make([]job, 0, end-first)
 	for i := first; i < end; i++ {
-		jobs = append(jobs, job{sc: scenarios[i/len(strategies)], strategy: strategies[i%len(strategies)]})
+		jobs = append(jobs, job{sc: scenarios[i/len(strategies)], strategy: &strategies[i%len(strategies)]})
 	}
 	return jobs
 }
