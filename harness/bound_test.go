@@ -63,6 +63,18 @@ script:
 		Expect(a.SubmittedInputTokens).To(BeNumerically(">=", 1_000_000))
 	})
 
+	It("stops an agent turn once the messages its requests carried reach the bound on messages", func() {
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{looping},
+			[]recovery.Strategy{tireless}, harness.Options{Seed: 1, RunMessages: 100})
+		Expect(err).NotTo(HaveOccurred())
+		a := result(rep, "looping", "tireless")
+		Expect(a.Outcome).To(Equal(ledger.OutcomeAborted))
+		Expect(a.Reason).To(ContainSubstring("bound of 100 messages sent"))
+		// step k sends the 2 messages of the turn and 2 per earlier step:
+		// 2+4+...+20 = 110 messages by step 10
+		Expect(a.Steps).To(Equal(10))
+	})
+
 	It("leaves a run under it alone", func() {
 		rep, err := harness.Run(context.Background(), []*scenario.Scenario{overloaded},
 			[]recovery.Strategy{recovery.Blind()}, harness.Options{Seed: 1, RunTokens: 1_000_000})

@@ -29,8 +29,8 @@ type env struct {
 	ep     *mockllm.Endpoint
 	client *http.Client
 	seed   uint64
-	// runTokens bounds the input tokens of each run (bound.go).
-	runTokens int
+	// runTokens and runMessages bound the work of each run (bound.go).
+	runTokens, runMessages int
 }
 
 // runSeed derives a run's random source from the seed and the run's name,
@@ -55,7 +55,7 @@ func (e *env) run(ctx context.Context, j job) (ledger.Result, error) {
 
 	runCtx, cancel := context.WithCancelCause(ctx)
 	defer cancel(nil)
-	provider := &bounded{Provider: newProvider(j.sc, e.ep.BaseURL(name), session, &http.Client{Transport: dl}), bound: e.runTokens, cancel: cancel}
+	provider := &bounded{Provider: newProvider(j.sc, e.ep.BaseURL(name), session, &http.Client{Transport: dl}), tokens: e.runTokens, messages: e.runMessages, cancel: cancel}
 	rec := ledger.NewRecorder(name, session, clk.Now(), recovery.CountTokens)
 	engine := recovery.New(provider, *j.strategy,
 		recovery.WithClock(clk),

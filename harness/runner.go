@@ -25,10 +25,11 @@ type Options struct {
 	// Shard picks a slice of the scenario × strategy grid to run; the zero
 	// Shard runs it all. See [Shard].
 	Shard Shard
-	// RunTokens bounds the input tokens each run submits: a run that
-	// reaches it is stopped, aborted, once its answer is in. 0 means
-	// DefaultRunTokens.
-	RunTokens int
+	// RunTokens bounds the input tokens each run submits, and RunMessages
+	// the messages it sends, both summed over its requests: a run that
+	// reaches either is stopped, aborted, once its answer is in. 0 means
+	// DefaultRunTokens, DefaultRunMessages.
+	RunTokens, RunMessages int
 	// Progress, when set, is called after each run finishes with the number
 	// finished and the number this call runs. Calls never overlap; done
 	// counts up to total.
@@ -70,9 +71,12 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
-	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed, runTokens: opts.RunTokens}
+	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed, runTokens: opts.RunTokens, runMessages: opts.RunMessages}
 	if e.runTokens <= 0 {
 		e.runTokens = DefaultRunTokens
+	}
+	if e.runMessages <= 0 {
+		e.runMessages = DefaultRunMessages
 	}
 
 	results := make([]ledger.Result, len(jobs))
