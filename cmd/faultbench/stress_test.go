@@ -103,3 +103,21 @@ func peakRSS(t *testing.T) int64 {
 	t.Skip("no VmHWM in /proc/self/status")
 	return 0
 }
+
+// TestCeilingFilesAreValid keeps the files of docs/security.md's figures
+// for run at the ceilings valid as the ceilings change: each scenario
+// validates, each strategy file loads.
+func TestCeilingFilesAreValid(t *testing.T) {
+	if code, _, errOut := run(t, "validate", "testdata/ceilings"); code != 0 {
+		t.Fatalf("validate: exit %d: %s", code, errOut)
+	}
+	strategies, err := filepath.Glob("testdata/ceilings/strategies/*.yaml")
+	if err != nil || len(strategies) == 0 {
+		t.Fatalf("no strategy files: %v", err)
+	}
+	for _, f := range strategies {
+		if code, _, errOut := run(t, "strategies", f); code != 0 {
+			t.Errorf("strategies %s: exit %d: %s", f, code, errOut)
+		}
+	}
+}
