@@ -109,8 +109,8 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 
 // grid lists the shard's slice of the scenario × strategy runs, scenarios
 // outer, strategies inner. A run builds its conversation when it starts
-// (run.go), so the grid holds no conversation and memory does not grow
-// with the number of scenarios.
+// (run.go), so the grid holds no conversation, only a pointer to each
+// job's scenario and strategy.
 func grid(scenarios []*scenario.Scenario, strategies []recovery.Strategy, shard Shard) []job {
 	first, end := shard.Bounds(len(scenarios) * len(strategies))
 	jobs := make([]job, 0, end-first)
