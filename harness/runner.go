@@ -25,6 +25,11 @@ type Options struct {
 	// Shard picks a slice of the scenario × strategy grid to run; the zero
 	// Shard runs it all. See [Shard].
 	Shard Shard
+	// RunTokens bounds the input tokens each run submits, and RunMessages
+	// the messages it sends, both summed over its requests: a run that
+	// reaches either is stopped, aborted, once its answer is in. 0 means
+	// DefaultRunTokens, DefaultRunMessages.
+	RunTokens, RunMessages int
 	// Progress, when set, is called after each run finishes with the number
 	// finished and the number this call runs. Calls never overlap; done
 	// counts up to total.
@@ -66,7 +71,13 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
-	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed}
+	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed, runTokens: opts.RunTokens, runMessages: opts.RunMessages}
+	if e.runTokens <= 0 {
+		e.runTokens = DefaultRunTokens
+	}
+	if e.runMessages <= 0 {
+		e.runMessages = DefaultRunMessages
+	}
 
 	results := make([]ledger.Result, len(jobs))
 	errs := make([]error, len(jobs))
@@ -98,13 +109,13 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 
 // grid lists the shard's slice of the scenario × strategy runs, scenarios
 // outer, strategies inner. A run builds its conversation when it starts
-// (run.go), so the grid holds no conversation and memory does not grow
-// with the number of scenarios.
+// (run.go), so the grid holds no conversation, only a pointer to each
+// job's scenario and strategy.
 func grid(scenarios []*scenario.Scenario, strategies []recovery.Strategy, shard Shard) []job {
 	first, end := shard.Bounds(len(scenarios) * len(strategies))
 	jobs := make([]job, 0, end-first)
 	for i := first; i < end; i++ {
-		jobs = append(jobs, job{sc: scenarios[i/len(strategies)], strategy: strategies[i%len(strategies)]})
+		jobs = append(jobs, job{sc: scenarios[i/len(strategies)], strategy: &strategies[i%len(strategies)]})
 	}
 	return jobs
 }

@@ -240,6 +240,32 @@ var _ = Describe("Engine", func() {
 			Expect(recovery.CountTokens(last) + last.MaxTokens).To(BeNumerically("<=", 15000))
 			Expect(count(recovery.EventCompact)).To(Equal(1))
 		})
+		It("drops the fewest oldest messages the summarisation needs to fit, with a handful of counts", func() {
+			req := turnOf("m", 4000, 10000, 10) // 100,100 input tokens
+			p.script = func(_ int, r recovery.Request) answer {
+				if r.Purpose == recovery.PurposeRepair {
+					return ok(tokens.Text(500))
+				}
+				if in := recovery.CountTokens(r); in > 25000 {
+					return status(400, "invalid_request_error", fmt.Sprintf("prompt is too long: %d tokens > 25000 maximum", in))
+				}
+				return ok("fits")
+			}
+			counts := 0
+			counter := func(r recovery.Request) int { counts++; return recovery.CountTokens(r) }
+			limits := map[string]recovery.Limits{"m": {ContextWindow: 30000, MaxOutput: 8000}}
+			res, err := engine(recovery.Classifying(), recovery.WithLimits(limits), recovery.WithCounter(counter)).Do(context.Background(), req)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Compactions).To(Equal(1))
+			repair := p.sent[1]
+			Expect(repair.Purpose).To(Equal(recovery.PurposeRepair))
+			Expect(recovery.CountTokens(repair) + repair.MaxTokens).To(BeNumerically("<=", 25000)) // the window the overflow taught
+			// one message more would not have fitted
+			Expect(recovery.CountTokens(repair) + 10 + repair.MaxTokens).To(BeNumerically(">", 25000))
+			Expect(repair.Messages[0]).To(Equal(req.Messages[10000-6-len(repair.Messages)+1]))
+			// one count per halving, not one per message dropped (about 7,000)
+			Expect(counts).To(BeNumerically("<", 100))
+		})
 		It("gives up after three compactions", func() {
 			req := turnOf("m", 4000, 40, 1000)
 			p.script = func(_ int, r recovery.Request) answer {

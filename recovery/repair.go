@@ -3,6 +3,7 @@ package recovery
 import (
 	"context"
 	"fmt"
+	"sort"
 )
 
 // limits returns what the engine knows of the current model: its declared
@@ -216,11 +217,20 @@ func (t *turn) compact(ctx context.Context) error {
 	if l.MaxOutput > 0 && repair.MaxTokens > l.MaxOutput {
 		repair.MaxTokens = l.MaxOutput
 	}
-	// The summarisation must fit the window itself: drop the oldest
-	// messages from it until it does (they are lost, as in Claude Code's
-	// head truncation).
-	for l.ContextWindow > 0 && len(repair.Messages) > 1 && t.e.count(repair)+repair.MaxTokens > l.ContextWindow {
-		repair.Messages = repair.Messages[1:]
+	// The summarisation must fit the window itself: drop the fewest
+	// oldest messages with which it does, keeping at least the prompt
+	// (they are lost, as in Claude Code's head truncation). A count only
+	// falls as messages are dropped, so a binary search finds them with
+	// log2(n) counts; dropping one at a time and counting again cost the
+	// square of the messages (100,000 of them took seconds).
+	if l.ContextWindow > 0 {
+		all := repair.Messages
+		fits := func(drop int) bool {
+			repair.Messages = all[drop:]
+			return t.e.count(repair)+repair.MaxTokens <= l.ContextWindow
+		}
+		drop := sort.Search(len(all)-1, fits)
+		repair.Messages = all[drop:]
 	}
 	before := t.e.count(t.req)
 	saved := t.req

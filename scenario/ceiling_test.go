@@ -37,7 +37,10 @@ var _ = Describe("The ceilings on a scenario's sizes", func() {
 		Entry("four billion tokens", sized("1000", "10", "10", "0", "1", "4000000000", "10", "10"),
 			"turn.messages[0].tokens: must be <= 5000000 (the ceiling on tokens), got 4000000000"),
 		Entry("a trillion answer tokens", sized("1000", "10", "10", "0", "1", "10", "1000000000000", "10"),
-			"turn.answer_tokens: must be <= 5000000"),
+			"turn.answer_tokens: must be <= 1000000 (the ceiling on an answer)"),
+		Entry("answers above the answer ceiling, within the ceiling on tokens", sized("1000", "10", "10", "0", "1", "10", "5000000", "1000001"),
+			"turn.answer_tokens: must be <= 1000000 (the ceiling on an answer), got 5000000",
+			"compaction.summary_tokens: must be <= 1000000 (the ceiling on an answer), got 1000001"),
 		Entry("every size at MaxInt64", sized(maxInt, maxInt, maxInt, maxInt, maxInt, maxInt, maxInt, maxInt),
 			"context_window: must be <= 5000000", "turn.max_tokens: must be <=", "turn.system_tokens: must be <=",
 			"count: must be <= 100000", "turn.answer_tokens: must be <=", "compaction.summary_tokens: must be <="),
@@ -47,7 +50,7 @@ var _ = Describe("The ceilings on a scenario's sizes", func() {
 	)
 
 	It("accepts sizes at the ceilings", func() {
-		_, err := scenario.Parse("x.yaml", sized("5000000", "5000000", "10", "0", "100000", "5000000", "5000000", "5000000"))
+		_, err := scenario.Parse("x.yaml", sized("5000000", "5000000", "10", "0", "100000", "5000000", "1000000", "1000000"))
 		Expect(err).NotTo(HaveOccurred())
 	})
 })

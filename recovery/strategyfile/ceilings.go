@@ -23,6 +23,12 @@ const (
 	// MaxWait bounds every duration (backoff.base and cap,
 	// retry_after.cap, wait_budget, persistent_cap, heartbeat): 24 hours.
 	MaxWait = 24 * time.Hour
+	// MinHeartbeat is the shortest heartbeat, when one is set: 1 s. A wait
+	// goes in chunks of the heartbeat, an event for each: heartbeat: 1ns
+	// cut a wait of one second into a billion, and a run never ended.
+	// Within the 24 h ceiling on the wait budget a turn then has at most
+	// 86,400 of them.
+	MinHeartbeat = time.Second
 	// MaxFactor bounds backoff.factor and escalation.factor: 100.
 	MaxFactor = 100
 	// MaxTokens bounds the sizes in tokens (escalation.ceiling,
@@ -55,6 +61,15 @@ func (c *checker) wait(path string, d *duration) {
 	if d != nil && time.Duration(*d) > MaxWait {
 		c.bad(path, "must be <= %s (the ceiling on waits), got %s", MaxWait, time.Duration(*d))
 	}
+}
+
+// heartbeat checks a heartbeat: 0 (none), or MinHeartbeat to MaxWait.
+func (c *checker) heartbeat(path string, d *duration) {
+	if d != nil && *d != 0 && time.Duration(*d) < MinHeartbeat {
+		c.bad(path, "must be 0 (none) or >= %s (the floor on heartbeats), got %s", MinHeartbeat, time.Duration(*d))
+		return
+	}
+	c.wait(path, d)
 }
 
 // finite checks that a number is one: .nan and .inf are refused.

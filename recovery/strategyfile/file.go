@@ -138,7 +138,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 	c.count("$.step_cap", f.StepCap, MaxSteps)
 	c.wait("$.wait_budget", f.WaitBudget)
 	c.wait("$.persistent_cap", f.PersistentCap)
-	c.wait("$.heartbeat", f.Heartbeat)
+	c.heartbeat("$.heartbeat", f.Heartbeat)
 	if b := f.Backoff; b != nil {
 		c.wait("$.backoff.base", b.Base)
 		c.wait("$.backoff.cap", b.Cap)

@@ -1,0 +1,86 @@
+package harness_test
+
+import (
+	"context"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// A strategy file may ask for 1,000 attempts without backoff and a step
+// cap of 10,000; the harness's bound on the tokens a run submits is what
+// keeps such a run short.
+var _ = Describe("the bound on the tokens a run submits", func() {
+	parse := func(text string) *scenario.Scenario {
+		sc, err := scenario.Parse("bound.yaml", []byte(text))
+		Expect(err).NotTo(HaveOccurred())
+		return sc
+	}
+	const models = `
+models:
+  m: {context_window: 1000000, max_output: 64000}
+turn:
+  model: m
+  max_tokens: 1000
+  messages:
+    - {count: 2, tokens: 100000}
+  answer_tokens: 100
+`
+	var overloaded, looping *scenario.Scenario
+	BeforeEach(func() {
+		overloaded = parse("name: overloaded\ndescription: 529 forever\n" + models + "script:\n  - respond: {status: 529}\n")
+		looping = parse("name: looping\ndescription: the same tool forever\n" + models + `tools:
+  - {name: read, result: "x", vary_result: true}
+script:
+  - respond: {tool_use: [{name: read, input: '{"path": "a"}'}]}
+`)
+	})
+	tireless := recovery.Blind()
+	tireless.Name, tireless.Attempts, tireless.Backoff.Base, tireless.StepCap = "tireless", 1000, 0, 10_000
+
+	It("stops a run once its requests reach it, aborted, with the journal still in agreement", func() {
+		// Run reconciles each run's ledger with the mock's journal: no
+		// error means they agree.
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{overloaded, looping},
+			[]recovery.Strategy{tireless}, harness.Options{Seed: 1, RunTokens: 1_000_000})
+		Expect(err).NotTo(HaveOccurred())
+
+		r := result(rep, "overloaded", "tireless")
+		Expect(r.Outcome).To(Equal(ledger.OutcomeAborted))
+		Expect(r.Reason).To(ContainSubstring("bound of 1000000 submitted input tokens"))
+		Expect(r.Attempts).To(Equal(10)) // 100,000 tokens each
+		Expect(r.SubmittedInputTokens).To(Equal(1_000_000))
+
+		a := result(rep, "looping", "tireless")
+		Expect(a.Outcome).To(Equal(ledger.OutcomeAborted))
+		Expect(a.Reason).To(ContainSubstring("bound of 1000000"))
+		Expect(a.Steps).To(Equal(10)) // 100,000 tokens and a little more each
+		Expect(a.SubmittedInputTokens).To(BeNumerically(">=", 1_000_000))
+	})
+
+	It("stops an agent turn once the messages its requests carried reach the bound on messages", func() {
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{looping},
+			[]recovery.Strategy{tireless}, harness.Options{Seed: 1, RunMessages: 100})
+		Expect(err).NotTo(HaveOccurred())
+		a := result(rep, "looping", "tireless")
+		Expect(a.Outcome).To(Equal(ledger.OutcomeAborted))
+		Expect(a.Reason).To(ContainSubstring("bound of 100 messages sent"))
+		// step k sends the 2 messages of the turn and 2 per earlier step:
+		// 2+4+...+20 = 110 messages by step 10
+		Expect(a.Steps).To(Equal(10))
+	})
+
+	It("leaves a run under it alone", func() {
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{overloaded},
+			[]recovery.Strategy{recovery.Blind()}, harness.Options{Seed: 1, RunTokens: 1_000_000})
+		Expect(err).NotTo(HaveOccurred())
+		r := result(rep, "overloaded", "blind")
+		Expect(r.Outcome).To(Equal(ledger.OutcomeFailed))
+		Expect(r.Attempts).To(Equal(5))
+	})
+})
