@@ -37,7 +37,9 @@ func NewBench(seed uint64) (*Bench, error) {
 		DisableCompression:  true,
 		WriteBufferSize:     64 << 10,
 	}
-	return &Bench{e: &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: seed}, transport: transport}, nil
+	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: seed,
+		runTokens: DefaultRunTokens, runMessages: DefaultRunMessages} // bound.go
+	return &Bench{e: e, transport: transport}, nil
 }
 
 // Close stops the mock and drops the idle connections.
@@ -56,7 +58,7 @@ func (b *Bench) Remove(name string) { b.e.mock.Remove(name) }
 // the same session, seed and reconciliation with the journal, so the
 // result is the one `faultbench run` gives for the same file and seed.
 func (b *Bench) Run(ctx context.Context, sc *scenario.Scenario, s recovery.Strategy) (ledger.Result, error) {
-	return b.e.run(ctx, job{sc: sc, strategy: s})
+	return b.e.run(ctx, job{sc: sc, strategy: &s})
 }
 
 // Player sends a turn's requests its own way: p is the scenario's

@@ -146,7 +146,7 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 	// The transport names each request's turn session; the provider's own
 	// session header is replaced.
 	provider := newProvider(j.sc, e.ep.BaseURL(name), strategy, &http.Client{Transport: ft})
-	engine = recovery.New(provider, j.strategy,
+	engine = recovery.New(provider, *j.strategy,
 		recovery.WithClock(s),
 		recovery.WithRand(runSeed(e.seed, name, strategy)),
 		recovery.WithObserver(func(ev recovery.Event) { recs[s.current()].Observe(ev) }),
