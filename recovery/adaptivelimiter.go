@@ -6,11 +6,13 @@ import (
 )
 
 // AdaptiveLimiter bounds the requests the Engine's turns have in flight
-// together, with a limit it learns by AIMD: every 429 or 529 (rate_limit
-// or overloaded) cuts it to limit × BackoffRatio (never below MinLimit);
-// every other answer, while at least half the limit is in use, adds one
-// (never above MaxLimit). A request waits, on the engine's clock, for a
-// slot, looking again every SlotPoll.
+// together on each model, with a limit it learns by AIMD: a 429 or 529
+// (rate_limit or overloaded) cuts it to limit × BackoffRatio (never below
+// MinLimit); every other answer, while at least half the limit is in use,
+// adds one (never above MaxLimit). As TCP cuts once per window, a refusal
+// of a request sent before the last cut does not cut again: a burst of
+// refusals is one congestion event. A request waits, on the engine's
+// clock, for a slot, looking again every SlotPoll.
 //
 // It is Netflix concurrency-limits' AIMDLimit (backoffRatio, +1 per
 // sample) under failsafe-go's adaptivelimiter name; failsafe-go's own
@@ -47,40 +49,60 @@ func (a AdaptiveLimiter) backoffRatio() float64 {
 	return a.BackoffRatio
 }
 
-// adaptiveLimiter is the limiter's state.
+// adaptiveLimiter is the limiter's state, per model.
 type adaptiveLimiter struct {
-	mu       sync.Mutex
-	limit    int // 0 until first used
+	mu     sync.Mutex
+	models map[string]*aimd
+}
+
+// aimd is one model's limit.
+type aimd struct {
+	limit    int
 	inflight int
+	cut      time.Time // when the limit was last cut
 }
 
-// acquire takes a slot if one is free.
-func (a *adaptiveLimiter) acquire(cfg AdaptiveLimiter) (ok bool, inflight, limit int) {
-	a.mu.Lock()
-	defer a.mu.Unlock()
-	if a.limit == 0 {
-		a.limit = cfg.initialLimit()
+func (a *adaptiveLimiter) get(cfg AdaptiveLimiter, model string) *aimd {
+	if a.models == nil {
+		a.models = map[string]*aimd{}
 	}
-	if a.inflight >= a.limit {
-		return false, a.inflight, a.limit
+	m := a.models[model]
+	if m == nil {
+		m = &aimd{limit: cfg.initialLimit()}
+		a.models[model] = m
 	}
-	a.inflight++
-	return true, a.inflight, a.limit
+	return m
 }
 
-// release frees a slot after an answer of kind k and returns the limit
-// before and after it.
-func (a *adaptiveLimiter) release(cfg AdaptiveLimiter, k Kind) (from, to int) {
+// acquire takes a slot on model if one is free.
+func (a *adaptiveLimiter) acquire(cfg AdaptiveLimiter, model string) (ok bool, inflight, limit int) {
 	a.mu.Lock()
 	defer a.mu.Unlock()
-	from = a.limit
+	m := a.get(cfg, model)
+	if m.inflight >= m.limit {
+		return false, m.inflight, m.limit
+	}
+	m.inflight++
+	return true, m.inflight, m.limit
+}
+
+// release frees a slot on model taken at sent, after an answer of kind k
+// at now, and returns the limit before and after it.
+func (a *adaptiveLimiter) release(cfg AdaptiveLimiter, model string, k Kind, sent, now time.Time) (from, to int) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m := a.get(cfg, model)
+	from = m.limit
 	switch {
 	case k == KindRateLimit || k == KindOverloaded:
-		a.limit = max(int(float64(a.limit)*cfg.backoffRatio()), cfg.minLimit())
+		if !sent.Before(m.cut) {
+			m.limit = max(int(float64(m.limit)*cfg.backoffRatio()), cfg.minLimit())
+			m.cut = now
+		}
 	case k == KindCancelled:
-	case 2*a.inflight >= a.limit:
-		a.limit = min(a.limit+1, cfg.maxLimit())
+	case 2*m.inflight >= m.limit:
+		m.limit = min(m.limit+1, cfg.maxLimit())
 	}
-	a.inflight--
-	return from, a.limit
+	m.inflight--
+	return from, m.limit
 }

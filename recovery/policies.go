@@ -20,6 +20,8 @@ type policies struct {
 type grant struct {
 	probe bool
 	slot  bool
+	model string    // the model the attempt went to
+	sent  time.Time // when its slot was taken
 }
 
 // admit runs the cross-turn policies before an attempt, in this order:
@@ -60,13 +62,13 @@ func (t *turn) admit(ctx context.Context) (g grant, send, next bool, res *Result
 			giveBack()
 			return g, false, false, &t.res, err
 		}
-		g.slot = true
+		g.slot, g.model, g.sent = true, t.req.Model, t.e.clock.Now()
 	}
 	if s.RateLimiter.Enabled {
 		if err := t.holdForBuckets(ctx); err != nil {
 			giveBack()
 			if g.slot {
-				p.slots.release(s.AdaptiveLimiter, KindCancelled)
+				p.slots.release(s.AdaptiveLimiter, g.model, KindCancelled, g.sent, t.e.clock.Now())
 			}
 			return g, false, false, &t.res, err
 		}
@@ -84,13 +86,13 @@ func (t *turn) settle(g grant, f Failure) {
 		t.breakerEvent(p.breakers.record(s.CircuitBreaker, t.req.Model, g.probe, f.Kind, now))
 	}
 	if g.slot {
-		if from, to := p.slots.release(s.AdaptiveLimiter, f.Kind); from != to {
+		if from, to := p.slots.release(s.AdaptiveLimiter, g.model, f.Kind, g.sent, now); from != to {
 			verb := "grown"
 			if to < from {
 				verb = "cut"
 			}
 			t.e.observe(Event{Type: EventLimit, Time: now, Attempt: t.res.Attempts, Limit: to,
-				Reason: fmt.Sprintf("in-flight limit %s from %d to %d on %s", verb, from, to, f.Kind)})
+				Reason: fmt.Sprintf("%s: in-flight limit %s from %d to %d on %s", g.model, verb, from, to, f.Kind)})
 		}
 	}
 }
@@ -117,7 +119,7 @@ func (t *turn) breakerEvent(tr *transition) {
 // waitSlot waits on the clock until the adaptive limiter has a slot.
 func (t *turn) waitSlot(ctx context.Context) error {
 	for {
-		ok, inflight, limit := t.e.pol.slots.acquire(t.s.AdaptiveLimiter)
+		ok, inflight, limit := t.e.pol.slots.acquire(t.s.AdaptiveLimiter, t.req.Model)
 		if ok {
 			return nil
 		}

@@ -103,12 +103,14 @@ func ClassifyPreflight() Strategy {
 //     a row is what classify already takes as "this model is overloaded"
 //     (FallbackAfter); 10 s is longer than classify's three backoff waits
 //     (1 + 2 + 4 s), so a probe comes after the storm the retries met.
-//   - adaptive limiter, initial 10, min 1, max 100, backoff_ratio 0.5:
+//   - adaptive limiter, initial 20, min 1, max 100, backoff_ratio 0.5:
 //     TCP's halving rather than Netflix's 0.9, because a fleet gets a few
 //     answers a second, not thousands, and one cut must relieve an
-//     overloaded server at once; 10 in flight at the start is half the
-//     thundering herd, and 100 bounds what a key of a few hundred requests
-//     a minute can use.
+//     overloaded server at once; 20 (the default) lets the first wave go,
+//     so that the rate limiter and the breaker learn from the first
+//     refusal instead of the limit queueing turns for a model that has a
+//     fallback with room (overload-storm: 18 s with 10, 4 s with 20); 100
+//     bounds what a key of a few hundred requests a minute can use.
 func ClassifyFleet() Strategy {
 	s := Classifying()
 	s.Name = "classify-fleet"
@@ -116,7 +118,7 @@ func ClassifyFleet() Strategy {
 	s.RateLimiter = RateLimiter{Enabled: true, MaxWait: 2 * time.Minute}
 	s.RetryBudget = RetryBudget{Enabled: true, Ratio: 0.2, MinRetries: 10, Window: time.Minute}
 	s.CircuitBreaker = CircuitBreaker{Enabled: true, FailureThreshold: 3, Delay: 10 * time.Second}
-	s.AdaptiveLimiter = AdaptiveLimiter{Enabled: true, InitialLimit: 10, MinLimit: 1, MaxLimit: 100, BackoffRatio: 0.5}
+	s.AdaptiveLimiter = AdaptiveLimiter{Enabled: true, InitialLimit: 20, MinLimit: 1, MaxLimit: 100, BackoffRatio: 0.5}
 	return s
 }
 
