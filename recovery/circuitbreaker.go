@@ -104,6 +104,21 @@ func (c *circuitBreakers) allow(cfg CircuitBreaker, model string, now time.Time)
 	return false, false, tr
 }
 
+// open reports whether allow would refuse model now, without taking the
+// probe or changing state.
+func (c *circuitBreakers) open(cfg CircuitBreaker, model string, now time.Time) bool {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	b := c.get(model)
+	switch b.state {
+	case BreakerOpen:
+		return now.Before(b.opened.Add(cfg.delay()))
+	case BreakerHalfOpen:
+		return b.probing
+	}
+	return false
+}
+
 // record takes the result of a request allow let through.
 func (c *circuitBreakers) record(cfg CircuitBreaker, model string, probe bool, k Kind, now time.Time) *transition {
 	c.mu.Lock()

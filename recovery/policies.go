@@ -97,6 +97,21 @@ func (t *turn) settle(g grant, f Failure) {
 	}
 }
 
+// breakerStops is the circuit breaker's answer to a failure that would be
+// retried on a model whose breaker is open: the turn moves to a fallback
+// model at once (next), or stops without waiting (stopped, with res and
+// err). Neither: the retry goes on.
+func (t *turn) breakerStops(f Failure) (next, stopped bool, res *Result, err error) {
+	if !t.s.CircuitBreaker.Enabled || !t.e.pol.breakers.open(t.s.CircuitBreaker, t.req.Model, t.e.clock.Now()) {
+		return false, false, nil, nil
+	}
+	if t.fallback("circuit breaker open") {
+		return true, false, nil, nil
+	}
+	res, err = t.stop(f, StopCircuitOpen, fmt.Sprintf("circuit breaker open for %s and no fallback model left", t.req.Model))
+	return false, true, res, err
+}
+
 // budgetStops reports whether the retry budget has no room for the retry
 // a failure asks for; a turn then gives up without waiting.
 func (t *turn) budgetStops() bool {

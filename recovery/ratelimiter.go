@@ -96,15 +96,18 @@ func (b *bucketView) waitFor(need float64, now time.Time) time.Duration {
 		return 0
 	}
 	lv := b.levelAt(now)
-	if lv >= need {
+	if lv >= need-levelSlack {
 		return 0
 	}
 	if b.limit > 0 && b.rate > 0 {
-		d := time.Duration((need - lv) / b.rate)
-		return max(d, time.Millisecond)
+		return time.Duration(math.Ceil((need - lv) / b.rate))
 	}
 	return max(b.full.Sub(now), time.Millisecond)
 }
+
+// levelSlack absorbs the rounding of a refill computed in floating point,
+// so that a wait computed to the nanosecond is enough when it ends.
+const levelSlack = 1e-6
 
 // rateLimiter is the limiter's state, per model and bucket.
 type rateLimiter struct {

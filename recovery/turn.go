@@ -157,6 +157,9 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		}
 		return stop(StopNotRetryable, "not retryable")
 	}
+	if next, stopped, res, err := t.breakerStops(f); next || stopped {
+		return next, res, err
+	}
 	if err := t.retry(ctx, f); err != nil {
 		return false, &t.res, err
 	}
@@ -210,6 +213,11 @@ func (t *turn) retryBlind(ctx context.Context, f Failure) error {
 	if last && !t.s.SleepAfterFinal {
 		_, err := t.stop(f, StopAttempts, "attempts exhausted")
 		return err
+	}
+	if !last {
+		if _, stopped, _, err := t.breakerStops(f); stopped {
+			return err
+		}
 	}
 	if !last && t.budgetStops() {
 		_, err := t.stop(f, StopRetryBudget, t.budgetReason())
