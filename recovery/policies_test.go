@@ -66,7 +66,6 @@ func withHeaders(kv ...string) answer {
 	return a
 }
 
-
 func classifyOnly() recovery.Strategy {
 	s := recovery.Classifying()
 	s.FallbackAfter = 0
