@@ -47,4 +47,7 @@ func ExampleAll() {
 	// NoAttemptExceedsWindowAfterOverflow
 	// MaxTokensWithinOutputLimit
 	// StuckLoopEndsWithinStepCap
+	// RetriesWithinBudget
+	// LimiterReleasesIntoRoom
+	// HalfOpenLetsOneProbe
 }

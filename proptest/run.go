@@ -57,6 +57,9 @@ func All() []Property {
 		{"NoAttemptExceedsWindowAfterOverflow", NoAttemptExceedsWindowAfterOverflow},
 		{"MaxTokensWithinOutputLimit", MaxTokensWithinOutputLimit},
 		{"StuckLoopEndsWithinStepCap", StuckLoopEndsWithinStepCap},
+		{"RetriesWithinBudget", RetriesWithinBudget},
+		{"LimiterReleasesIntoRoom", LimiterReleasesIntoRoom},
+		{"HalfOpenLetsOneProbe", HalfOpenLetsOneProbe},
 	}
 }
 

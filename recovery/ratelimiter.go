@@ -25,7 +25,8 @@ import (
 // request, the counted input from input-tokens, max_tokens from
 // output-tokens, and input plus max_tokens from OpenAI's tokens
 // (Anthropic's tokens header repeats the tighter of the other two and is
-// not read). Without a limit header it waits for the reset itself. A
+// not read), and holds until the next whole millisecond after the bucket
+// has room. Without a limit header it waits for the reset itself. A
 // request that costs more than a bucket's limit is never held for it.
 //
 // It is failsafe-go's ratelimiter turned around: that one refills at a
@@ -100,7 +101,10 @@ func (b *bucketView) waitFor(need float64, now time.Time) time.Duration {
 		return 0
 	}
 	if b.limit > 0 && b.rate > 0 {
-		return time.Duration(math.Ceil((need - lv) / b.rate))
+		// To the next whole millisecond: a server that counts its refill
+		// in whole microseconds, or milliseconds, has then refilled.
+		d := time.Duration(math.Ceil((need - lv) / b.rate))
+		return d.Truncate(time.Millisecond) + time.Millisecond
 	}
 	return max(b.full.Sub(now), time.Millisecond)
 }
