@@ -20,6 +20,10 @@ var enginePaths = map[string]func(tr trace) bool{
 		return has(tr, recovery.EventFallback, "consecutive overloads")
 	},
 	"cancellation during a sleep": cancelledInSleep,
+	"circuit breaker opens": func(tr trace) bool {
+		return has(tr, recovery.EventCircuit, "consecutive overloads")
+	},
+	"adaptive limit cut": func(tr trace) bool { return has(tr, recovery.EventLimit, "cut") },
 	"learned window": func(tr trace) bool {
 		as := tr.attempts()
 		for i, a := range as[:max(len(as)-1, 0)] {
