@@ -49,4 +49,7 @@ func ExampleAll() {
 	// StuckLoopEndsWithinStepCap
 	// AdmitsWithinQuota
 	// SameSeedSameFleet
+	// RetriesWithinBudget
+	// LimiterReleasesIntoRoom
+	// HalfOpenLetsOneProbe
 }

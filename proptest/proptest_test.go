@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"pgregory.net/rapid"
 
@@ -108,6 +109,14 @@ func breaks(t *testing.T, p proptest.Property, s recovery.Strategy) string {
 	return ""
 }
 
+// fleetWithout is classify-fleet with one of its settings changed.
+func fleetWithout(change func(*recovery.Strategy)) recovery.Strategy {
+	s := recovery.ClassifyFleet()
+	s.Name = "fleet-broken"
+	change(&s)
+	return s
+}
+
 // A property fails for a strategy whose settings break it, and the
 // failure names the setting; a seeded search, so that the test does not
 // depend on luck.
@@ -132,6 +141,7 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		{"MaxTokensWithinOutputLimit", recovery.S11(), "escalation.unclamped: true"},
 		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth_within_attempts: true"},
 		{"NoAttemptExceedsWindowAfterOverflow", recovery.S11(), "adjust.enabled: false and compaction.enabled: false"},
+		{"LimiterReleasesIntoRoom", fleetWithout(func(s *recovery.Strategy) { s.RateLimiter.MaxWait = time.Second }), "rate_limiter.max_wait: 1s"},
 	} {
 		t.Run(c.property+"/"+c.s.Name, func(t *testing.T) {
 			msg := breaks(t, props[c.property], c.s)

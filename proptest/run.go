@@ -59,6 +59,9 @@ func All() []Property {
 		{"StuckLoopEndsWithinStepCap", StuckLoopEndsWithinStepCap},
 		{"AdmitsWithinQuota", AdmitsWithinQuota},
 		{"SameSeedSameFleet", SameSeedSameFleet},
+		{"RetriesWithinBudget", RetriesWithinBudget},
+		{"LimiterReleasesIntoRoom", LimiterReleasesIntoRoom},
+		{"HalfOpenLetsOneProbe", HalfOpenLetsOneProbe},
 	}
 }
 

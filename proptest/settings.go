@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
@@ -78,4 +79,9 @@ func joinKinds(ks []recovery.Kind) string {
 // x-should-retry: v. Of Faults, only the 503 says false.
 func saidShouldRetry(a ledger.Attempt, v string) bool {
 	return v == "false" && a.Status == 503
+}
+
+func shortMaxWait(s recovery.Strategy) (string, bool) {
+	w := s.RateLimiter.MaxWait
+	return "rate_limiter.max_wait: " + w.String() + ", shorter than a bucket takes to refill", w > 0 && w <= 61*time.Second
 }

@@ -77,6 +77,25 @@
 // sentinel per reason: ErrAttempts, ErrWaitBudget, ErrServerSaidNo,
 // ErrCompactionLimit, ...), and matches ErrGaveUp.
 //
+// # Cross-turn policies
+//
+// Four policies keep their state in the Engine, shared by every turn it
+// runs (goroutine-safe), and act before each attempt, in this order: the
+// CircuitBreaker (per model: open after consecutive overloads across
+// turns; while open a turn falls back or gives up at once, StopCircuitOpen;
+// half-open lets one probe through), the RetryBudget (retries ≤ ratio ×
+// requests + a floor per window, Finagle's RetryBudget; beyond it
+// StopRetryBudget, without the wait), the AdaptiveLimiter (per model, an
+// AIMD in-flight limit, Netflix concurrency-limits' AIMDLimit; a request
+// waits for a slot) and the RateLimiter (per model, it reads the
+// rate-limit headers of every answer and holds a request until the
+// buckets can pay). A failure the breaker or the budget would refuse to
+// resend stops before the backoff wait. Every wait is on the engine's
+// clock (EventHold); state changes are EventCircuit and EventLimit. The
+// names and states are failsafe-go's (circuitbreaker, ratelimiter,
+// adaptivelimiter), whose clock cannot be injected, so its policies
+// cannot run on virtual time; docs/strategies.md says what each borrows.
+//
 // RunAgent runs an agent turn over Do, a step at a time: while the answer
 // stops for tool_use it runs the calls through a ToolFunc (a failing tool
 // returns its error as an is_error result, never as a Go error), appends

@@ -27,10 +27,12 @@ type Limits struct {
 	MaxOutput     int
 }
 
-// Engine runs a Strategy over a Provider. It holds configuration only; each
-// call to Do owns its counters, so one Engine may serve many turns — but the
-// random source it was given is shared, so give each concurrent user its own
-// Engine when runs must replay exactly.
+// Engine runs a Strategy over a Provider. Each call to Do owns its
+// counters, so one Engine may serve many turns, concurrently; the state of
+// the cross-turn policies (RateLimiter, RetryBudget, CircuitBreaker,
+// AdaptiveLimiter) is the Engine's, shared by its turns as in a real
+// process. The random source it was given is shared too, so give each
+// concurrent user its own Engine when runs must replay exactly.
 type Engine struct {
 	provider  Provider
 	strategy  Strategy
@@ -42,6 +44,7 @@ type Engine struct {
 	count     func(Request) int
 	fallbacks []string
 	refresh   func(context.Context) error
+	pol       policies // the cross-turn policies' state, shared by every turn
 }
 
 // Option configures an Engine.

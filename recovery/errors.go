@@ -65,6 +65,12 @@ const (
 	StopAuth Stop = "auth"
 	// StopShed: a background request met an overload and was dropped.
 	StopShed Stop = "shed"
+	// StopRetryBudget: the failure was retryable, but the Engine's retry
+	// budget (Strategy.RetryBudget) had no retry left.
+	StopRetryBudget Stop = "retry_budget"
+	// StopCircuitOpen: the model's circuit breaker is open (or half-open
+	// with its probe out) and no fallback model is left.
+	StopCircuitOpen Stop = "circuit_open"
 	// StopCancelled: the caller's context ended.
 	StopCancelled Stop = "cancelled"
 )
@@ -81,6 +87,8 @@ var (
 	ErrNoFallback      = errors.New("recovery: no fallback model left")
 	ErrAuth            = errors.New("recovery: credentials rejected")
 	ErrShed            = errors.New("recovery: background request shed on overload")
+	ErrRetryBudget     = errors.New("recovery: retry budget spent")
+	ErrCircuitOpen     = errors.New("recovery: circuit breaker open")
 	ErrCancelled       = errors.New("recovery: cancelled")
 )
 
@@ -95,6 +103,8 @@ var stopSentinels = map[Stop]error{
 	StopNoFallback:       ErrNoFallback,
 	StopAuth:             ErrAuth,
 	StopShed:             ErrShed,
+	StopRetryBudget:      ErrRetryBudget,
+	StopCircuitOpen:      ErrCircuitOpen,
 	StopCancelled:        ErrCancelled,
 }
 

@@ -29,6 +29,19 @@ const (
 	// EventCompact: older messages replaced by a summary; FromTokens and
 	// ToTokens are the input before and after.
 	EventCompact EventType = "compact"
+	// The events of the cross-turn policies (policies.go).
+
+	// EventHold: a policy holds the request for Wait before it is sent;
+	// Reason names the policy ("rate limiter: <bucket>" or "adaptive
+	// limiter: ..."). A hold is not a retry's wait: it is not in
+	// Result.Waited nor in the next attempt's WaitBefore.
+	EventHold EventType = "hold"
+	// EventCircuit: a model's circuit breaker changed state From To
+	// (closed, open, half_open); Reason names the model and the cause.
+	EventCircuit EventType = "circuit"
+	// EventLimit: the adaptive limiter changed its in-flight limit to
+	// Limit; Reason says from what and on which answer.
+	EventLimit EventType = "limit"
 	// EventGiveUp: the engine stops with Err.
 	EventGiveUp EventType = "give_up"
 	// EventDone: the engine hands back an answer.
@@ -69,6 +82,7 @@ type Event struct {
 	Step       int    // agent turns: the model step, from 1
 	Detector   string // agent turns: the loop guard's detector
 	Count      int    // agent turns: the figure that crossed the threshold
+	Limit      int    // EventLimit: the adaptive limiter's new in-flight limit
 }
 
 // Observer receives events synchronously, in order.

@@ -87,6 +87,41 @@ func ClassifyPreflight() Strategy {
 	return s
 }
 
+// ClassifyFleet is Classifying with the four cross-turn policies on, for
+// an Engine that many turns share (a fleet of agents on one key). Its
+// constants, and why:
+//
+//   - rate limiter, max_wait 2 min: a bucket measured per minute is full
+//     again within 60 s; twice that covers the second-rounded reset and a
+//     bucket that others drain meanwhile, and past it the server decides.
+//   - retry budget, ratio 0.2, min_retries 10, window 60 s: 0.2 is
+//     Finagle's default percentCanRetry; the window is a minute because
+//     the buckets it protects are counted per minute; a floor of 10 a
+//     minute lets a lone caller (for whom 0.2 × its requests is nothing)
+//     still make two turns' worth of classify's retries.
+//   - circuit breaker, failure_threshold 3, delay 10 s: three overloads in
+//     a row is what classify already takes as "this model is overloaded"
+//     (FallbackAfter); 10 s is longer than classify's three backoff waits
+//     (1 + 2 + 4 s), so a probe comes after the storm the retries met.
+//   - adaptive limiter, initial 20, min 1, max 100, backoff_ratio 0.5:
+//     TCP's halving rather than Netflix's 0.9, because a fleet gets a few
+//     answers a second, not thousands, and one cut must relieve an
+//     overloaded server at once; 20 (the default) lets the first wave go,
+//     so that the rate limiter and the breaker learn from the first
+//     refusal instead of the limit queueing turns for a model that has a
+//     fallback with room (overload-storm: 18 s with 10, 4 s with 20); 100
+//     bounds what a key of a few hundred requests a minute can use.
+func ClassifyFleet() Strategy {
+	s := Classifying()
+	s.Name = "classify-fleet"
+	s.Description = "classify with the cross-turn policies a shared Engine needs: a limiter that reads the rate-limit headers, a retry budget, a circuit breaker on 529s and an AIMD in-flight limit"
+	s.RateLimiter = RateLimiter{Enabled: true, MaxWait: 2 * time.Minute}
+	s.RetryBudget = RetryBudget{Enabled: true, Ratio: 0.2, MinRetries: 10, Window: time.Minute}
+	s.CircuitBreaker = CircuitBreaker{Enabled: true, FailureThreshold: 3, Delay: 10 * time.Second}
+	s.AdaptiveLimiter = AdaptiveLimiter{Enabled: true, InitialLimit: 20, MinLimit: 1, MaxLimit: 100, BackoffRatio: 0.5}
+	return s
+}
+
 // ClaudeCode reproduces Claude Code's withRetry as
 // Claude Code's fault-tolerance chapter (13, 容错与恢复算法) describes it:
 //
@@ -306,7 +341,7 @@ func StatusRange(lo, hi int) []int {
 
 // Presets returns the built-in strategies in their documented order.
 func Presets() []Strategy {
-	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI()}
+	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClassifyFleet(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI()}
 }
 
 // Aliases returns the other names presets are known by: sdk-default, for

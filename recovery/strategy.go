@@ -209,6 +209,22 @@ type Strategy struct {
 	// hard stop that needs no judgement: the turn is aborted when the
 	// model still asks for tools at the cap. 0 means DefaultStepCap.
 	StepCap int
+
+	// The cross-turn policies: their state is the Engine's, shared by
+	// every turn it runs (policies.go). Each is off unless Enabled.
+
+	// RateLimiter holds a request until the model's rate-limit buckets,
+	// as the answers' headers describe them, can admit it.
+	RateLimiter RateLimiter
+	// RetryBudget bounds all turns' retries to a share of their requests
+	// plus a floor; beyond it a retryable failure gives up at once.
+	RetryBudget RetryBudget
+	// CircuitBreaker stops sending to a model after consecutive overloads,
+	// and lets one probe through after a delay.
+	CircuitBreaker CircuitBreaker
+	// AdaptiveLimiter bounds the requests in flight with a limit cut on
+	// 429 and 529 and grown on success (AIMD).
+	AdaptiveLimiter AdaptiveLimiter
 }
 
 // DefaultStepCap is the step cap of a strategy that sets none: the

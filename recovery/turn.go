@@ -54,7 +54,15 @@ func (t *turn) run(ctx context.Context) (*Result, error) {
 				continue
 			}
 		}
+		g, send, next, out, err := t.admit(ctx)
+		if !send {
+			if next {
+				continue
+			}
+			return out, err
+		}
 		resp, f := t.send(ctx, EventAttempt)
+		t.settle(g, f)
 		if err := ctx.Err(); err != nil {
 			return t.cancelled(err)
 		}
@@ -71,8 +79,7 @@ func (t *turn) run(ctx context.Context) (*Result, error) {
 		if f.Kind != KindOverloaded {
 			t.overloads = 0
 		}
-		next, out, err := t.decide(ctx, resp, f)
-		if !next {
+		if next, out, err := t.decide(ctx, resp, f); !next {
 			return out, err
 		}
 	}
@@ -150,6 +157,9 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		}
 		return stop(StopNotRetryable, "not retryable")
 	}
+	if next, stopped, res, err := t.breakerStops(f); next || stopped {
+		return next, res, err
+	}
 	if err := t.retry(ctx, f); err != nil {
 		return false, &t.res, err
 	}
@@ -204,6 +214,15 @@ func (t *turn) retryBlind(ctx context.Context, f Failure) error {
 		_, err := t.stop(f, StopAttempts, "attempts exhausted")
 		return err
 	}
+	if !last {
+		if _, stopped, _, err := t.breakerStops(f); stopped {
+			return err
+		}
+	}
+	if !last && t.budgetStops() {
+		_, err := t.stop(f, StopRetryBudget, t.budgetReason())
+		return err
+	}
 	if err := t.sleep(ctx, t.s.Backoff.Delay(t.step-1, t.e.rand)); err != nil {
 		return err
 	}
@@ -233,6 +252,10 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 			}
 		}
 		_, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted", t.step))
+		return err
+	}
+	if t.budgetStops() {
+		_, err := t.stop(f, StopRetryBudget, t.budgetReason())
 		return err
 	}
 	b := t.s.Backoff

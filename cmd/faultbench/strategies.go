@@ -122,7 +122,9 @@ func orNone(d time.Duration) string {
 
 func shortDur(d time.Duration) string {
 	s := d.String()
-	s = strings.TrimSuffix(s, "0s")
+	if strings.HasSuffix(s, "m0s") {
+		s = strings.TrimSuffix(s, "0s") // 1m0s, not 10s
+	}
 	if strings.HasSuffix(s, "h0m") {
 		s = strings.TrimSuffix(s, "0m")
 	}
@@ -328,6 +330,44 @@ var strategyRows = []strategyRow{
 	{"step cap", false, func(s recovery.Strategy) string {
 		return strconv.Itoa(orDefault(s.StepCap, recovery.DefaultStepCap))
 	}},
+	{"rate limiter", false, func(s recovery.Strategy) string {
+		if !s.RateLimiter.Enabled {
+			return "off"
+		}
+		return "holds for\nthe bucket\n≤ " + shortDur(orWait(s.RateLimiter.MaxWait, 2*time.Minute))
+	}},
+	{"retry budget", false, func(s recovery.Strategy) string {
+		b := s.RetryBudget
+		if !b.Enabled {
+			return "off"
+		}
+		return fmt.Sprintf("%s×requests\n+ %d per %s", strconv.FormatFloat(b.Ratio, 'f', -1, 64), b.MinRetries, shortDur(orWait(b.Window, 10*time.Second)))
+	}},
+	{"circuit breaker", false, func(s recovery.Strategy) string {
+		b := s.CircuitBreaker
+		if !b.Enabled {
+			return "off"
+		}
+		return fmt.Sprintf("opens\nafter %d×529\nprobe after %s", orDefault(b.FailureThreshold, 5), shortDur(orWait(b.Delay, 30*time.Second)))
+	}},
+	{"adaptive limit", false, func(s recovery.Strategy) string {
+		a := s.AdaptiveLimiter
+		if !a.Enabled {
+			return "off"
+		}
+		r := a.BackoffRatio
+		if r <= 0 || r >= 1 {
+			r = 0.9
+		}
+		return fmt.Sprintf("from %d\n%d to %d\n×%s on\n429/529", orDefault(a.InitialLimit, 20), orDefault(a.MinLimit, 1), orDefault(a.MaxLimit, 200), strconv.FormatFloat(r, 'f', -1, 64))
+	}},
+}
+
+func orWait(d, def time.Duration) time.Duration {
+	if d <= 0 {
+		return def
+	}
+	return d
 }
 
 func orDefault(v, def int) int {

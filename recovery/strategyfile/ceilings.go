@@ -15,13 +15,16 @@ const (
 	// and for its values), so it gets a smaller ceiling than scenarios.
 	MaxFileBytes = 64 << 10
 	// MaxAttempts bounds attempts, turn_attempts, fallback.after,
-	// escalation.max, compaction.max and every loop_guard threshold:
+	// escalation.max, compaction.max, every loop_guard threshold,
+	// retry_budget.min_retries and circuit_breaker.failure_threshold:
 	// 1,000.
 	MaxAttempts = 1000
 	// MaxSteps bounds step_cap, the steps of an agent turn: 10,000.
 	MaxSteps = 10_000
 	// MaxWait bounds every duration (backoff.base and cap,
-	// retry_after.cap, wait_budget, persistent_cap, heartbeat): 24 hours.
+	// retry_after.cap, wait_budget, persistent_cap, heartbeat,
+	// rate_limiter.max_wait, retry_budget.window, circuit_breaker.delay):
+	// 24 hours.
 	MaxWait = 24 * time.Hour
 	// MinHeartbeat is the shortest heartbeat, when one is set: 1 s. A wait
 	// goes in chunks of the heartbeat, an event for each: heartbeat: 1ns
@@ -35,6 +38,10 @@ const (
 	// adjust.buffer and floor, compaction.summary_max_tokens) and
 	// compaction.keep_recent: 5 million, the ceiling of scenario sizes.
 	MaxTokens = 5_000_000
+	// MaxConcurrency bounds the adaptive limiter's limits
+	// (adaptive_limiter.initial_limit, min_limit and max_limit): 10,000
+	// requests in flight.
+	MaxConcurrency = 10_000
 )
 
 // checker collects the problems of range of a strategy file.

@@ -35,6 +35,12 @@ type doc struct {
 	LoopGuard       *loopGuard   `yaml:"loop_guard"`
 	StepCap         *int         `yaml:"step_cap"`
 
+	// The cross-turn policies (policies.go).
+	RateLimiter     *rateLimiter     `yaml:"rate_limiter"`
+	RetryBudget     *retryBudget     `yaml:"retry_budget"`
+	CircuitBreaker  *circuitBreaker  `yaml:"circuit_breaker"`
+	AdaptiveLimiter *adaptiveLimiter `yaml:"adaptive_limiter"`
+
 	// Options that reproduce a source where it differs from classify.
 	ShouldRetryPermanent *bool `yaml:"should_retry_permanent"` // x-should-retry: true resends permanent failures too
 	AuthWithinAttempts   *bool `yaml:"auth_within_attempts"`   // a 401 is resent within the step's attempts
@@ -179,6 +185,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 			c.count("$.loop_guard."+t.name, t.v, MaxAttempts)
 		}
 	}
+	f.checkPolicies(&c)
 	f.write(s)
 	return c.probs
 }
@@ -278,4 +285,5 @@ func (f *doc) write(s *recovery.Strategy) {
 		}
 	}
 	set(&s.StepCap, f.StepCap)
+	f.writePolicies(s)
 }

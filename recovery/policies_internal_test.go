@@ -1,0 +1,72 @@
+package recovery
+
+import (
+	"testing"
+	"time"
+
+	"github.com/faultbench/faultbench/internal/clock"
+)
+
+// TestHalfOpenLetsOneProbe: with the probe out, a half-open breaker
+// refuses every other request; an abandoned probe lets the next one probe.
+func TestHalfOpenLetsOneProbe(t *testing.T) {
+	cfg := CircuitBreaker{Enabled: true, FailureThreshold: 2, Delay: time.Second}
+	var c circuitBreakers
+	now := clock.Epoch
+	for range 2 {
+		if ok, _, _ := c.allow(cfg, "m", now); !ok {
+			t.Fatal("a closed breaker refused")
+		}
+		c.record(cfg, "m", false, KindOverloaded, now)
+	}
+	if ok, _, _ := c.allow(cfg, "m", now); ok {
+		t.Fatal("an open breaker let a request through")
+	}
+	now = now.Add(time.Second)
+	ok, probe, tr := c.allow(cfg, "m", now)
+	if !ok || !probe || tr == nil || tr.to != BreakerHalfOpen {
+		t.Fatalf("after the delay: ok %v probe %v transition %v, want the probe", ok, probe, tr)
+	}
+	for range 3 {
+		if ok, _, _ := c.allow(cfg, "m", now); ok {
+			t.Fatal("a half-open breaker let a second request through while its probe was out")
+		}
+	}
+	c.abandon("m", true)
+	if ok, probe, _ := c.allow(cfg, "m", now); !ok || !probe {
+		t.Fatal("an abandoned probe did not free the half-open breaker for the next")
+	}
+	if tr := c.record(cfg, "m", true, KindOK, now); tr == nil || tr.to != BreakerClosed {
+		t.Fatalf("an answered probe gave %v, want closed", tr)
+	}
+}
+
+// TestAIMDCutsOncePerBurst: refusals of requests sent before the last cut
+// are the same congestion event; a success with half the limit in use
+// grows it by one.
+func TestAIMDCutsOncePerBurst(t *testing.T) {
+	cfg := AdaptiveLimiter{Enabled: true, InitialLimit: 8, BackoffRatio: 0.5}
+	var a adaptiveLimiter
+	t0 := clock.Epoch
+	for range 4 {
+		if ok, _, _ := a.acquire(cfg, "m"); !ok {
+			t.Fatal("no slot under the limit")
+		}
+	}
+	t1 := t0.Add(time.Second)
+	if from, to := a.release(cfg, "m", KindOverloaded, t0, t1); from != 8 || to != 4 {
+		t.Fatalf("first 529: %d -> %d, want 8 -> 4", from, to)
+	}
+	if _, to := a.release(cfg, "m", KindRateLimit, t0, t1); to != 4 {
+		t.Fatalf("a second refusal of the same burst cut again, to %d", to)
+	}
+	if _, to := a.release(cfg, "m", KindOK, t0, t1); to != 5 {
+		t.Fatalf("a success with 2 of 4 in flight gave %d, want 5", to)
+	}
+	if ok, _, _ := a.acquire(cfg, "m"); !ok {
+		t.Fatal("no slot with 1 of 5 in flight")
+	}
+	if _, to := a.release(cfg, "m", KindOverloaded, t1, t1.Add(time.Second)); to != 2 {
+		t.Fatalf("a refusal sent after the cut gave %d, want 5×0.5 = 2", to)
+	}
+}
