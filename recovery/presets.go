@@ -39,10 +39,20 @@ func Blind() Strategy {
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
 // messages, at most 3 compactions. Agent turns go through the loop guard
-// with the thresholds of the layered agent fault-tolerance demo (layers 2 and 3)
-// (a window of 20; same call: warn at 3; same call and result: warn at 2;
-// the break thresholds, which the demo leaves unclear, are loopguard's
-// defaults, 5, 5 and 3) and stop at the demo's MAX_STEPS of 15.
+// of the layered agent fault-tolerance demo:
+//
+//   - second layer, "Agent 循环容错": a sliding window of N = 20; the same
+//     tool with the same parameters, and two calls alternating, warned at
+//     warnThreshold = 3; then "only when higher threshold is crossed do we
+//     actually break out of loop" — the demo gives no figure for it, so
+//     loopguard's default of 5 is taken for both.
+//   - same section, the no-progress rule: "Identical call + identical
+//     result repeated ≥ warnThreshold=2 times. This is strictest rule …
+//     It triggers an immediate circuit-breaker." No warning first: the
+//     break threshold is the warn threshold, 2 (loopguard.Config.AtOnce).
+//     Warning at 2 and breaking at 3, loopguard's default, is still a
+//     setting (loop_guard.no_progress_break: 3) the preset does not use.
+//   - third layer, "硬性步数上限": MAX_STEPS = 15.
 func Classifying() Strategy {
 	return Strategy{
 		Name:                "classify",
@@ -69,7 +79,7 @@ func Classifying() Strategy {
 		SummaryMaxTokens:    4096,
 		LearnedWindowRatio:  0.85,
 		Guard:               true,
-		LoopGuard:           loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 3},
+		LoopGuard:           loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 2},
 		StepCap:             15,
 	}
 }

@@ -198,8 +198,10 @@ type Strategy struct {
 	// arguments as canonical JSON) and result go into a sliding window, and
 	// the three detectors (repeat, ping_pong, no_progress) first warn — the
 	// model is told, in the next user message, that it is repeating itself
-	// — then break, stopping the turn as aborted. Without it only StepCap
-	// stops a looping model.
+	// — then break, stopping the turn as aborted; a detector whose break
+	// threshold equals its warn threshold breaks at once, with no warning
+	// (loopguard.Config.AtOnce). Without it only StepCap stops a looping
+	// model.
 	Guard bool
 	// LoopGuard holds the guard's thresholds; a zero field takes the
 	// default loopguard.Config documents: a window of 20 calls, repeat
