@@ -130,7 +130,7 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		{"NeverResendsAfterPermanentError", recovery.S11(), "which lists quota_exhausted"},
 		{"NeverResendsAfterPermanentError", recovery.Blind(), "classify: false"},
 		{"ShouldRetryFalseNeverResent", recovery.KimiCode(), "should_retry: ignore"},
-		{"BackgroundNeverRetriesOverload", recovery.SDKAnthropic(), "shed_background: false"},
+		{"BackgroundNeverRetriesOverload", recovery.KimiCode(), "shed_background: false"},
 		{"MaxTokensWithinOutputLimit", recovery.S11(), "escalation.unclamped: true"},
 		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth_within_attempts: true"},
 		{"NoAttemptExceedsWindowAfterOverflow", recovery.S11(), "adjust.enabled: false and compaction.enabled: false"},

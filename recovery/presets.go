@@ -259,9 +259,9 @@ func S11() Strategy {
 // (seconds or an HTTP date), used as given with no upper bound; otherwise
 // 0.5 s·2^n capped at 8 s minus up to 25 % jitter. No fallback,
 // escalation, adjustment, compaction or credential refresh: the SDK hands
-// any answer back as it came. A stream that fails after it began is not
-// retried by the SDK; the engine cannot yet tell such a failure from a
-// body cut before the answer began, and retries both.
+// any answer back as it came. A stream is retried only until it begins:
+// once its 200 has come, a cut, an error event or a stall ends the call
+// (GiveUpMidStream; internal/clientcheck measures both SDKs so).
 func SDKAnthropic() Strategy {
 	return Strategy{
 		Name:                 "sdk-anthropic",
@@ -273,6 +273,7 @@ func SDKAnthropic() Strategy {
 		RetryStatuses:        append([]int{408, 409, 429}, StatusRange(500, 599)...),
 		ShouldRetry:          ShouldRetryHonor,
 		ShouldRetryPermanent: true,
+		GiveUpMidStream:      true,
 		HonorRetryAfter:      true,
 	}
 }
@@ -282,9 +283,10 @@ func SDKAnthropic() Strategy {
 // defaultMaxRetryAfterDelay) is not waited for: the call ends with the
 // error. Its backoff is the same 0.5 s·2^n capped at 8 s
 // (DefaultMaxServerDelay) minus up to 25 % jitter. openai-go also ends the
-// call, without a retry, on the attempt's own timeout; the engine's
-// timeout kind does not say whose deadline it was, so a timeout is retried
-// here.
+// call, without a retry, on the attempt's own timeout, and on a body that
+// could not be read; the engine's timeout kind does not say whose deadline
+// it was, nor a connection failure whether the status had come, so both
+// are retried here.
 func SDKOpenAI() Strategy {
 	s := SDKAnthropic()
 	s.Name = "sdk-openai"

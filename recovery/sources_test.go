@@ -3,6 +3,7 @@ package recovery_test
 import (
 	"context"
 	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -101,8 +102,16 @@ var _ = Describe("each preset's decision table, as its source gives it", func() 
 			Entry("retry-after-ms first", apiErr(429, anthropicBody("rate_limit_error", "r"), "retry-after-ms", "1500", "retry-after", "9"), "wait 1.5s"),
 			Entry("retry-after: 90", apiErr(429, anthropicBody("rate_limit_error", "r"), "retry-after", "90"), "wait 1m30s"),
 			Entry("max_tokens: handed back", cut(4096), "done"),
+			Entry("a stream cut after its 200: the stream had begun", answer{err: midStream(io.ErrUnexpectedEOF)}, "stop not_retryable"),
+			Entry("an overloaded_error event in a stream", answer{err: midStream(wireError(200, anthropicBody("overloaded_error", "Overloaded")))}, "stop not_retryable"),
+			Entry("the same cut before the status came", answer{err: io.ErrUnexpectedEOF}, "wait"),
 		)
 	}
+
+	It("classify resends a stream that broke after it began, as its kind says", func() {
+		decide(recovery.Classifying(), answer{err: midStream(io.ErrUnexpectedEOF)}, "wait")
+		decide(recovery.Classifying(), answer{err: midStream(wireError(200, anthropicBody("overloaded_error", "Overloaded")))}, "wait")
+	})
 
 	It("sdk-anthropic waits an hour when told; sdk-openai gives up above 2 minutes", func() {
 		hour := apiErr(429, anthropicBody("rate_limit_error", "r"), "retry-after", "3600")
@@ -226,6 +235,12 @@ var _ = Describe("each preset's decision table, as its source gives it", func() 
 		Expect(res.Steps).To(Equal(15))
 	})
 })
+
+// midStream is how a Provider reports a streamed answer that failed after
+// its status came.
+func midStream(cause error) error {
+	return fmt.Errorf("%w: %w", recovery.ErrStreamBroken, cause)
+}
 
 // otherCalls returns n tool calls, each with its own arguments.
 func otherCalls(n int) []string {

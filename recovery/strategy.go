@@ -63,6 +63,12 @@ type Strategy struct {
 	// that is not permanent; a permanent one stops whatever the header
 	// says. Classify only.
 	ShouldRetryPermanent bool
+	// GiveUpMidStream ends the turn on a failure that came after a
+	// streamed answer's status did (Failure.MidStream: the stream cut, an
+	// SSE error event, a stall), as the official SDKs do: they retry a
+	// stream only until it begins. false, the default, resends it as its
+	// kind says. Classify only.
+	GiveUpMidStream bool
 
 	// HonorRetryAfter waits what the server asks (retry-after-ms, then
 	// retry-after as seconds or an HTTP date) instead of the backoff delay.

@@ -209,10 +209,14 @@ var strategyRows = []strategyRow{
 		if !s.Classify {
 			return "every failure"
 		}
-		if s.Retry == nil {
-			return "transient\nkinds"
+		out := "transient\nkinds"
+		if s.Retry != nil {
+			out = kindCell(s.Retry)
 		}
-		return kindCell(s.Retry)
+		if s.GiveUpMidStream {
+			out += "\nnot once a\nstream began"
+		}
+		return out
 	}},
 	{"only statuses", true, func(s recovery.Strategy) string {
 		if len(s.RetryStatuses) == 0 {

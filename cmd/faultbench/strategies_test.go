@@ -43,7 +43,7 @@ func TestStrategiesShowsEachSourceOption(t *testing.T) {
 		want []string
 	}{
 		{recovery.ClaudeCode, []string{"true: resends\npermanent too", "whole seconds\nonly\nno cap", "before each\nretry, within\nthe attempts", "floor 3000\nwithin the step"}},
-		{recovery.SDKOpenAI, []string{"true: resends\npermanent too", "obeyed\ncap 2m\nabove: gives up"}},
+		{recovery.SDKOpenAI, []string{"true: resends\npermanent too", "obeyed\ncap 2m\nabove: gives up", "overloaded\nnot once a\nstream began"}},
 		{recovery.KimiCode, []string{"0.85×input\non every\noverflow"}},
 		{recovery.S11, []string{"ceiling 32768\nunclamped\nwithin the step"}},
 		{recovery.Classifying, []string{"repeat 3/5\nping-pong 3/5\nno progress 2 at once"}},
