@@ -10,12 +10,14 @@ import (
 	"github.com/faultbench/faultbench/recovery"
 )
 
-// mine is a user's own strategy: classify with more patience.
+// mine is a user's own strategy: classify with more patience, and a
+// warning before the no-progress detector breaks (classify breaks at once).
 func mine() recovery.Strategy {
 	s := recovery.Classifying()
 	s.Name = "mine"
 	s.Attempts = 8
 	s.Backoff.Jitter = recovery.JitterFull
+	s.LoopGuard.NoProgressBreak = 3
 	return s
 }
 
@@ -47,6 +49,7 @@ func ExampleAll() {
 	// NoAttemptExceedsWindowAfterOverflow
 	// MaxTokensWithinOutputLimit
 	// StuckLoopEndsWithinStepCap
+	// LoopGuardWarnsFirst
 	// AdmitsWithinQuota
 	// SameSeedSameFleet
 	// RetriesWithinBudget

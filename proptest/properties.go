@@ -7,6 +7,7 @@ import (
 
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/loopguard"
 )
 
 // LedgerEqualsJournal: every strategy ends every generated script, and
@@ -270,9 +271,9 @@ func MaxTokensWithinOutputLimit(strategies ...recovery.Strategy) func(*rapid.T) 
 }
 
 // StuckLoopEndsWithinStepCap: every generated tool script ends within the
-// strategy's step cap; a turn the loop guard broke was warned first (and
-// only a strategy with a guard warns or breaks); a turn stopped by the cap
-// took exactly the cap's steps; an aborted turn names what stopped it.
+// strategy's step cap; only a strategy with a guard warns or breaks; a
+// turn stopped by the cap took exactly the cap's steps; an aborted turn
+// names what stopped it.
 func StuckLoopEndsWithinStepCap(strategies ...recovery.Strategy) func(*rapid.T) {
 	named := byName(strategies)
 	return func(t *rapid.T) {
@@ -288,13 +289,30 @@ func StuckLoopEndsWithinStepCap(strategies ...recovery.Strategy) func(*rapid.T) 
 				t.Fatalf("%s: %d steps, cap %d", r.Strategy, r.Steps, limit)
 			case r.LoopDetector == recovery.DetectorStepCap && r.Steps != limit:
 				t.Fatalf("%s: stopped by the cap at %d steps, cap %d", r.Strategy, r.Steps, limit)
-			case r.LoopDetector != "" && r.LoopDetector != recovery.DetectorStepCap && r.LoopWarnings == 0:
-				t.Fatalf("%s: %s broke the turn with no warning first", r.Strategy, r.LoopDetector)
 			case !s.Guard && (r.LoopWarnings > 0 || (r.LoopDetector != "" && r.LoopDetector != recovery.DetectorStepCap)):
 				t.Fatalf("%s: no guard, yet %d warnings and detector %q", r.Strategy, r.LoopWarnings, r.LoopDetector)
 			case (r.Outcome == ledger.OutcomeAborted) != (r.LoopDetector != ""):
 				t.Fatalf("%s: outcome %s, detector %q", r.Strategy, r.Outcome, r.LoopDetector)
 			}
+		}
+	}
+}
+
+// LoopGuardWarnsFirst: a turn the loop guard broke had been warned first,
+// so the model was told it was repeating itself before it was stopped. It
+// fails for a detector whose break threshold equals its warn threshold,
+// which breaks at once (classify's no_progress, as the layered agent demo
+// does).
+func LoopGuardWarnsFirst(strategies ...recovery.Strategy) func(*rapid.T) {
+	named := byName(strategies)
+	return func(t *rapid.T) {
+		rep := Run(t, ToolScenario().Draw(t, "scenario"), strategies...)
+		for _, r := range rep.Results {
+			if r.LoopDetector == "" || r.LoopDetector == recovery.DetectorStepCap || r.LoopWarnings > 0 {
+				continue
+			}
+			t.Fatalf("%s: %s broke the turn with no warning first: %s", r.Strategy, r.LoopDetector,
+				settingOf(named[r.Strategy], breaksAtOnce(loopguard.Detector(r.LoopDetector))))
 		}
 	}
 }

@@ -38,6 +38,8 @@ var declared = map[string][]string{
 	"NoAttemptExceedsWindowAfterOverflow": {"blind", "s11"},
 	// s11's escalation is bounded by its 32,768 ceiling alone.
 	"MaxTokensWithinOutputLimit": {"s11"},
+	// classify's no_progress breaks at once, as the layered agent demo's.
+	"LoopGuardWarnsFirst": {"classify", "classify-preflight", "classify-fleet"},
 }
 
 // TestPresetsHoldEveryProperty is faultbench's own CI gate on its presets,
@@ -137,11 +139,12 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		{"NeverResendsAfterPermanentError", recovery.S11(), "which lists quota_exhausted"},
 		{"NeverResendsAfterPermanentError", recovery.Blind(), "classify: false"},
 		{"ShouldRetryFalseNeverResent", recovery.KimiCode(), "should_retry: ignore"},
-		{"BackgroundNeverRetriesOverload", recovery.SDKAnthropic(), "shed_background: false"},
+		{"BackgroundNeverRetriesOverload", recovery.KimiCode(), "shed_background: false"},
 		{"MaxTokensWithinOutputLimit", recovery.S11(), "escalation.unclamped: true"},
 		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth_within_attempts: true"},
 		{"NoAttemptExceedsWindowAfterOverflow", recovery.S11(), "adjust.enabled: false and compaction.enabled: false"},
 		{"LimiterReleasesIntoRoom", fleetWithout(func(s *recovery.Strategy) { s.RateLimiter.MaxWait = time.Second }), "rate_limiter.max_wait: 1s"},
+		{"LoopGuardWarnsFirst", recovery.Classifying(), "loop_guard.no_progress_break: 2, not above no_progress_warn"},
 	} {
 		t.Run(c.property+"/"+c.s.Name, func(t *testing.T) {
 			msg := breaks(t, props[c.property], c.s)

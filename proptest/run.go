@@ -57,6 +57,7 @@ func All() []Property {
 		{"NoAttemptExceedsWindowAfterOverflow", NoAttemptExceedsWindowAfterOverflow},
 		{"MaxTokensWithinOutputLimit", MaxTokensWithinOutputLimit},
 		{"StuckLoopEndsWithinStepCap", StuckLoopEndsWithinStepCap},
+		{"LoopGuardWarnsFirst", LoopGuardWarnsFirst},
 		{"AdmitsWithinQuota", AdmitsWithinQuota},
 		{"SameSeedSameFleet", SameSeedSameFleet},
 		{"RetriesWithinBudget", RetriesWithinBudget},

@@ -8,6 +8,7 @@ import (
 
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/loopguard"
 )
 
 // setting is one reason a strategy may break a property: the setting, as
@@ -65,6 +66,17 @@ func escalationUnclamped(s recovery.Strategy) (string, bool) {
 
 func authWithinAttempts(s recovery.Strategy) (string, bool) {
 	return "auth_within_attempts: true (a 401 is resent within the step's attempts)", s.AuthWithinAttempts
+}
+
+// breaksAtOnce names a detector's break threshold when it is not above
+// its warn threshold: the detector breaks at once, with no warning.
+func breaksAtOnce(d loopguard.Detector) setting {
+	return func(s recovery.Strategy) (string, bool) {
+		g := s.LoopGuard
+		brk := map[loopguard.Detector]int{loopguard.Repeat: g.RepeatBreak, loopguard.PingPong: g.PingPongBreak, loopguard.NoProgress: g.NoProgressBreak}[d]
+		return fmt.Sprintf("loop_guard.%s_break: %d, not above %s_warn (it breaks at once, with no warning)", d, brk, d),
+			s.Guard && g.AtOnce(d)
+	}
 }
 
 func joinKinds(ks []recovery.Kind) string {

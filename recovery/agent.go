@@ -60,7 +60,9 @@ type AgentResult struct {
 // warning its message is added as text to that user message; on a break,
 // or at the step cap, the turn stops with an *AbortError. A break stands
 // only after a warning has reached the model in an earlier step, so the
-// model is always told before it is stopped. An error from a
+// model is told before it is stopped, unless the detector breaks at once
+// (its break threshold is its warn threshold: loopguard.Config.AtOnce),
+// which stops the turn in the step it fires. An error from a
 // step (a *GiveUpError) ends the turn as it is.
 func (e *Engine) RunAgent(ctx context.Context, req Request, tools ToolFunc) (*AgentResult, error) {
 	out := &AgentResult{}
@@ -121,7 +123,7 @@ func (e *Engine) RunAgent(ctx context.Context, req Request, tools ToolFunc) (*Ag
 				user.Text += v.Message
 				e.observe(Event{Type: EventLoopWarn, Time: e.clock.Now(), Step: out.Steps, Detector: string(v.Detector), Count: v.Count, Reason: v.Message})
 			case loopguard.Break:
-				if warned {
+				if warned || v.AtOnce {
 					abort = &AbortError{Detector: string(v.Detector), Count: v.Count, Steps: out.Steps}
 				}
 			}

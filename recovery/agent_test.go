@@ -74,7 +74,7 @@ var _ = Describe("An agent turn (RunAgent)", func() {
 	It("runs each call, appends the calls and their results, and sends the history again", func() {
 		f := &fake{script: func(n int, _ recovery.Request) answer {
 			if n <= 2 {
-				return toolUse(`read {"path":"a"}`, `read {"path":"b`+string(rune('0'+n))+`"}`)
+				return toolUse(`read {"path":"a`+string(rune('0'+n))+`"}`, `read {"path":"b`+string(rune('0'+n))+`"}`)
 			}
 			return ok("done")
 		}}
@@ -89,7 +89,7 @@ var _ = Describe("An agent turn (RunAgent)", func() {
 		Expect(second[2].Role).To(Equal("user"))
 		Expect(second[2].ToolResults).To(HaveLen(2))
 		Expect(second[2].ToolResults[0].ToolUseID).To(Equal(second[1].ToolCalls[0].ID))
-		Expect(second[2].ToolResults[0].Content).To(Equal(`read got {"path":"a"}`))
+		Expect(second[2].ToolResults[0].Content).To(Equal(`read got {"path":"a1"}`))
 		Expect(second[2].Text).To(BeEmpty(), "no warning yet")
 		Expect(recovery.CountTokens(f.sent[2])).To(BeNumerically(">", recovery.CountTokens(f.sent[1])), "the history grows")
 	})
@@ -111,9 +111,9 @@ var _ = Describe("An agent turn (RunAgent)", func() {
 	})
 
 	DescribeTable("with the guard, a stuck model is warned, then stopped with the detector named",
-		func(script func(n int) answer, tool recovery.ToolFunc, detector loopguard.Detector, warnAt, breakAt int) {
+		func(s recovery.Strategy, script func(n int) answer, tool recovery.ToolFunc, detector loopguard.Detector, warnAt, breakAt int) {
 			f := &fake{script: func(n int, _ recovery.Request) answer { return script(n) }}
-			res, err := agentEngine(f, recovery.Classifying(), &events).RunAgent(context.Background(), req, tool)
+			res, err := agentEngine(f, s, &events).RunAgent(context.Background(), req, tool)
 			Expect(err).To(MatchError(recovery.ErrAborted))
 			a, ok := recovery.AsAbort(err)
 			Expect(ok).To(BeTrue())
@@ -131,11 +131,11 @@ var _ = Describe("An agent turn (RunAgent)", func() {
 			Expect(types[0]).To(Equal(recovery.EventLoopWarn), "the warning comes before the break")
 			Expect(types[len(types)-1]).To(Equal(recovery.EventLoopBreak))
 		},
-		Entry("repeat: same call, changing results", func(int) answer { return toolUse(`read {"path":"log"}`) },
+		Entry("repeat: same call, changing results", recovery.Classifying(), func(int) answer { return toolUse(`read {"path":"log"}`) },
 			counting(), loopguard.Repeat, 3, 5),
-		Entry("no progress: same call, same result", func(int) answer { return toolUse(`test {"pkg":"p"}`) },
-			recovery.ToolFunc(echoTool), loopguard.NoProgress, 2, 3),
-		Entry("key order does not hide a repeat", func(n int) answer {
+		Entry("no progress, with no_progress_break above its warn: same call, same result", warnFirst(),
+			func(int) answer { return toolUse(`test {"pkg":"p"}`) }, recovery.ToolFunc(echoTool), loopguard.NoProgress, 2, 3),
+		Entry("key order does not hide a repeat", recovery.Classifying(), func(n int) answer {
 			if n%2 == 0 {
 				return toolUse(`read {"a":1,"b":2}`)
 			}
@@ -145,12 +145,34 @@ var _ = Describe("An agent turn (RunAgent)", func() {
 
 	It("sends the warning before it breaks, even when one answer's calls cross both thresholds", func() {
 		f := &fake{script: func(int, recovery.Request) answer { return toolUse("test", "test", "test") }}
-		res, err := agentEngine(f, recovery.Classifying(), &events).RunAgent(context.Background(), req, echoTool)
+		res, err := agentEngine(f, warnFirst(), &events).RunAgent(context.Background(), req, echoTool)
 		Expect(err).To(MatchError(recovery.ErrAborted))
 		Expect(res.Detector).To(Equal(string(loopguard.NoProgress)))
 		Expect(res.Steps).To(Equal(2), "the break of step 1 waits for the warning to be sent")
 		last := f.sent[1].Messages
 		Expect(last[len(last)-1].Text).To(ContainSubstring("stop repeating it"))
+	})
+
+	It("breaks at once on no progress, with no warning, as the layered demo does (classify)", func() {
+		f := &fake{script: func(int, recovery.Request) answer { return toolUse(`test {"pkg":"p"}`) }}
+		res, err := agentEngine(f, recovery.Classifying(), &events).RunAgent(context.Background(), req, echoTool)
+		Expect(err).To(MatchError(recovery.ErrAborted))
+		Expect(res.Detector).To(Equal(string(loopguard.NoProgress)))
+		Expect(res.Steps).To(Equal(2), "the second identical call with an identical result")
+		Expect(res.Warnings).To(BeZero())
+		Expect(eventTypes(events, recovery.EventLoopWarn, recovery.EventLoopBreak)).To(Equal([]recovery.EventType{recovery.EventLoopBreak}))
+		for _, s := range f.sent {
+			Expect(s.Messages[len(s.Messages)-1].Text).NotTo(ContainSubstring("stop repeating it"))
+		}
+	})
+
+	It("stops in the same step when an at-once break comes within one answer's calls", func() {
+		f := &fake{script: func(int, recovery.Request) answer { return toolUse("test", "test", "test") }}
+		res, err := agentEngine(f, recovery.Classifying(), &events).RunAgent(context.Background(), req, echoTool)
+		Expect(err).To(MatchError(recovery.ErrAborted))
+		Expect(res.Detector).To(Equal(string(loopguard.NoProgress)))
+		Expect(res.Steps).To(Equal(1))
+		Expect(f.sent).To(HaveLen(1))
 	})
 
 	It("stops at the step cap, aborted, when there is no guard", func() {
@@ -194,6 +216,15 @@ var _ = Describe("An agent turn (RunAgent)", func() {
 		Expect(recovery.CountTokens(r)).To(Equal(8))
 	})
 })
+
+// warnFirst is classify with the no-progress detector warning at 2 and
+// breaking at 3, the loop guard's default, instead of the layered demo's
+// break at once.
+func warnFirst() recovery.Strategy {
+	s := recovery.Classifying()
+	s.LoopGuard.NoProgressBreak = 3
+	return s
+}
 
 // counting is a tool whose every result differs.
 func counting() recovery.ToolFunc {

@@ -31,7 +31,9 @@ var _ Classifier = DefaultClassifier
 //   - a transport error, by its cause chain: a net.Error that timed out is a
 //     timeout; a reset, refused, aborted or broken connection, an
 //     unexpected EOF, a TLS handshake or certificate failure or any other
-//     *net.OpError is a connection failure.
+//     *net.OpError is a connection failure;
+//   - an error that matches ErrStreamBroken is classified by its cause as
+//     above, and marked MidStream.
 //
 // Everything else is unknown. It never reads an error's Error() text, only
 // the values in the chain (errors.Is, errors.As). A Provider that returns
@@ -72,6 +74,7 @@ func classifyAnswer(f *Failure, resp *Response) {
 }
 
 func classifyError(f *Failure, err error) {
+	f.MidStream = errors.Is(err, ErrStreamBroken)
 	if errors.Is(err, context.Canceled) {
 		f.Kind = KindCancelled
 		return

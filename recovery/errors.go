@@ -33,6 +33,12 @@ func (e *BodyError) HTTPStatus() int { return e.StatusCode }
 // ErrGaveUp is the sentinel every *GiveUpError matches with errors.Is.
 var ErrGaveUp = errors.New("recovery: gave up")
 
+// ErrStreamBroken is what a Provider wraps, beside the cause, in the error
+// of a streamed answer that failed after its status arrived: the stream
+// was cut, ended early, carried an error event or stalled. The classifier
+// marks such a failure MidStream.
+var ErrStreamBroken = errors.New("the stream failed after it began")
+
 // Stop says why the engine made no further attempt. Each Stop has a
 // sentinel error that the *GiveUpError matches with errors.Is, so a caller
 // can write errors.Is(err, recovery.ErrWaitBudget).

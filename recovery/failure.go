@@ -11,7 +11,10 @@ type Failure struct {
 	ShouldRetry *bool
 	// Overflow holds the numbers a context-overflow message carries.
 	Overflow Overflow
-	Err      error // the error classified, nil for a response
+	// MidStream: the failure came after a streamed answer's status had
+	// arrived (the error matches ErrStreamBroken).
+	MidStream bool
+	Err       error // the error classified, nil for a response
 }
 
 // Overflow is what a context-overflow error says about the request. A zero

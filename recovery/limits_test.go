@@ -104,6 +104,18 @@ var _ = Describe("budgets, limits and directives", func() {
 			Expect(errors.As(o.err, &apiErr)).To(BeTrue())
 			Expect(o.sent).To(HaveLen(1))
 		})
+		It("refreshes once: a second 401 after the refresh stops the turn", func() {
+			s := recovery.Classifying()
+			s.TurnAttempts = 10 // a bound, should the refresh repeat
+			refreshes := 0
+			o := play(s, small(), always(unauth),
+				recovery.WithAuthRefresh(func(context.Context) error { refreshes++; return nil }))
+			Expect(o.err).To(MatchError(recovery.ErrAuth))
+			Expect(o.sent).To(HaveLen(2))
+			Expect(refreshes).To(Equal(1))
+			g, _ := recovery.AsGiveUp(o.err)
+			Expect(g.Reason).To(ContainSubstring("again after a refresh"))
+		})
 		It("stops at once without a hook", func() {
 			o := play(recovery.Classifying(), small(), always(unauth))
 			Expect(o.err).To(MatchError(recovery.ErrAuth))

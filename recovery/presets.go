@@ -39,10 +39,20 @@ func Blind() Strategy {
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
 // messages, at most 3 compactions. Agent turns go through the loop guard
-// with the thresholds of the layered agent fault-tolerance demo (layers 2 and 3)
-// (a window of 20; same call: warn at 3; same call and result: warn at 2;
-// the break thresholds, which the demo leaves unclear, are loopguard's
-// defaults, 5, 5 and 3) and stop at the demo's MAX_STEPS of 15.
+// of the layered agent fault-tolerance demo:
+//
+//   - second layer, "Agent 循环容错": a sliding window of N = 20; the same
+//     tool with the same parameters, and two calls alternating, warned at
+//     warnThreshold = 3; then "only when higher threshold is crossed do we
+//     actually break out of loop" — the demo gives no figure for it, so
+//     loopguard's default of 5 is taken for both.
+//   - same section, the no-progress rule: "Identical call + identical
+//     result repeated ≥ warnThreshold=2 times. This is strictest rule …
+//     It triggers an immediate circuit-breaker." No warning first: the
+//     break threshold is the warn threshold, 2 (loopguard.Config.AtOnce).
+//     Warning at 2 and breaking at 3, loopguard's default, is still a
+//     setting (loop_guard.no_progress_break: 3) the preset does not use.
+//   - third layer, "硬性步数上限": MAX_STEPS = 15.
 func Classifying() Strategy {
 	return Strategy{
 		Name:                "classify",
@@ -69,7 +79,7 @@ func Classifying() Strategy {
 		SummaryMaxTokens:    4096,
 		LearnedWindowRatio:  0.85,
 		Guard:               true,
-		LoopGuard:           loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 3},
+		LoopGuard:           loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 2},
 		StepCap:             15,
 	}
 }
@@ -284,9 +294,9 @@ func S11() Strategy {
 // (seconds or an HTTP date), used as given with no upper bound; otherwise
 // 0.5 s·2^n capped at 8 s minus up to 25 % jitter. No fallback,
 // escalation, adjustment, compaction or credential refresh: the SDK hands
-// any answer back as it came. A stream that fails after it began is not
-// retried by the SDK; the engine cannot yet tell such a failure from a
-// body cut before the answer began, and retries both.
+// any answer back as it came. A stream is retried only until it begins:
+// once its 200 has come, a cut, an error event or a stall ends the call
+// (GiveUpMidStream; internal/clientcheck measures both SDKs so).
 func SDKAnthropic() Strategy {
 	return Strategy{
 		Name:                 "sdk-anthropic",
@@ -298,6 +308,7 @@ func SDKAnthropic() Strategy {
 		RetryStatuses:        append([]int{408, 409, 429}, StatusRange(500, 599)...),
 		ShouldRetry:          ShouldRetryHonor,
 		ShouldRetryPermanent: true,
+		GiveUpMidStream:      true,
 		HonorRetryAfter:      true,
 	}
 }
@@ -307,9 +318,10 @@ func SDKAnthropic() Strategy {
 // defaultMaxRetryAfterDelay) is not waited for: the call ends with the
 // error. Its backoff is the same 0.5 s·2^n capped at 8 s
 // (DefaultMaxServerDelay) minus up to 25 % jitter. openai-go also ends the
-// call, without a retry, on the attempt's own timeout; the engine's
-// timeout kind does not say whose deadline it was, so a timeout is retried
-// here.
+// call, without a retry, on the attempt's own timeout, and on a body that
+// could not be read; the engine's timeout kind does not say whose deadline
+// it was, nor a connection failure whether the status had come, so both
+// are retried here.
 func SDKOpenAI() Strategy {
 	s := SDKAnthropic()
 	s.Name = "sdk-openai"

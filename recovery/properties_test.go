@@ -116,7 +116,10 @@ func (s script) reply(n int, r recovery.Request) answer {
 		if s.repairFails {
 			return status(500, "api_error", "summariser down")
 		}
-		return ok(tokens.Text(300))
+		// Each summary differs, as a model's would: a constant one made a
+		// second compaction (of the first summary alone) send back the very
+		// request that had been refused, which no real summariser does.
+		return ok(fmt.Sprintf("summary %d: ", n) + tokens.Text(300))
 	}
 	if n <= len(s.replies) {
 		return s.replies[n-1]

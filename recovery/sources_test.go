@@ -1,6 +1,9 @@
 package recovery_test
 
 import (
+	"context"
+	"fmt"
+	"io"
 	"strconv"
 	"strings"
 
@@ -9,6 +12,7 @@ import (
 
 	"github.com/faultbench/faultbench/internal/tokens"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/loopguard"
 )
 
 // Each preset replays its source's own decision table: the status, the
@@ -98,8 +102,16 @@ var _ = Describe("each preset's decision table, as its source gives it", func() 
 			Entry("retry-after-ms first", apiErr(429, anthropicBody("rate_limit_error", "r"), "retry-after-ms", "1500", "retry-after", "9"), "wait 1.5s"),
 			Entry("retry-after: 90", apiErr(429, anthropicBody("rate_limit_error", "r"), "retry-after", "90"), "wait 1m30s"),
 			Entry("max_tokens: handed back", cut(4096), "done"),
+			Entry("a stream cut after its 200: the stream had begun", answer{err: midStream(io.ErrUnexpectedEOF)}, "stop not_retryable"),
+			Entry("an overloaded_error event in a stream", answer{err: midStream(wireError(200, anthropicBody("overloaded_error", "Overloaded")))}, "stop not_retryable"),
+			Entry("the same cut before the status came", answer{err: io.ErrUnexpectedEOF}, "wait"),
 		)
 	}
+
+	It("classify resends a stream that broke after it began, as its kind says", func() {
+		decide(recovery.Classifying(), answer{err: midStream(io.ErrUnexpectedEOF)}, "wait")
+		decide(recovery.Classifying(), answer{err: midStream(wireError(200, anthropicBody("overloaded_error", "Overloaded")))}, "wait")
+	})
 
 	It("sdk-anthropic waits an hour when told; sdk-openai gives up above 2 minutes", func() {
 		hour := apiErr(429, anthropicBody("rate_limit_error", "r"), "retry-after", "3600")
@@ -172,4 +184,69 @@ var _ = Describe("each preset's decision table, as its source gives it", func() 
 		Expect(used).To(BeNumerically("<=", learnt), "the summary request is planned against the learnt window")
 		Expect(used).To(BeNumerically(">", learnt-1200), "and trimmed no further than one message below it")
 	})
+
+	// The layered agent fault-tolerance demo's second layer (Agent 循环容错)
+	// as a table: the tool calls of a turn, each "tool args -> result", and
+	// what classify's loop guard says after the last one.
+	DescribeTable("classify's loop guard (the layered agent fault-tolerance demo, Agent 循环容错)",
+		func(calls []string, want string) {
+			g := loopguard.New(recovery.Classifying().LoopGuard)
+			var v loopguard.Verdict
+			for _, c := range calls {
+				call, result, _ := strings.Cut(c, " -> ")
+				name, args, _ := strings.Cut(call, " ")
+				fp, err := loopguard.Of(name, []byte(args))
+				Expect(err).NotTo(HaveOccurred())
+				v = g.Observe(fp, result)
+				if v.Level == loopguard.Break {
+					break
+				}
+			}
+			got := v.Level.String()
+			if v.Level != loopguard.None {
+				got += " " + string(v.Detector)
+			}
+			Expect(got).To(Equal(want))
+		},
+		Entry("same call, same result, twice: an immediate circuit-breaker, no warning first",
+			[]string{`test {"p":1} -> FAIL`, `test {"p":1} -> FAIL`}, "break no_progress"),
+		Entry("the same twice after other calls in between: still no new information",
+			[]string{`test {"p":1} -> FAIL`, `read {"f":"a"} -> x`, `test {"p":1} -> FAIL`}, "break no_progress"),
+		Entry("key order is not a new call (stableStringify)",
+			[]string{`weather {"city":"北京","unit":"c"} -> 晴`, `weather {"unit":"c","city":"北京"} -> 晴`}, "break no_progress"),
+		Entry("same call, new results: warned at warnThreshold = 3",
+			[]string{`poll {} -> 1`, `poll {} -> 2`, `poll {} -> 3`}, "warn repeat"),
+		Entry("same call, new results: broken at the higher threshold (5, the demo gives none)",
+			[]string{`poll {} -> 1`, `poll {} -> 2`, `poll {} -> 3`, `poll {} -> 4`, `poll {} -> 5`}, "break repeat"),
+		Entry("two calls alternating, new results: warned at 3 cycles",
+			[]string{`w {"c":"北京"} -> 1`, `w {"c":"上海"} -> 2`, `w {"c":"北京"} -> 3`, `w {"c":"上海"} -> 4`, `w {"c":"北京"} -> 5`, `w {"c":"上海"} -> 6`}, "warn ping_pong"),
+		Entry("with 19 other calls between, the first has left the window of N = 20",
+			append(append([]string{`test {"p":1} -> FAIL`}, otherCalls(19)...), `test {"p":1} -> FAIL`), "none"),
+		Entry("with 18 between, it is still in it",
+			append(append([]string{`test {"p":1} -> FAIL`}, otherCalls(18)...), `test {"p":1} -> FAIL`), "break no_progress"),
+	)
+
+	It("classify stops an agent turn at the demo's MAX_STEPS of 15 (硬性步数上限)", func() {
+		f := &fake{script: func(n int, _ recovery.Request) answer { return toolUse(fmt.Sprintf(`read {"page":%d}`, n)) }}
+		var events []recovery.Event
+		res, err := agentEngine(f, recovery.Classifying(), &events).RunAgent(context.Background(), turnOf("m", 1000, 1, 100), echoTool)
+		Expect(err).To(MatchError(recovery.ErrAborted))
+		Expect(res.Detector).To(Equal(recovery.DetectorStepCap))
+		Expect(res.Steps).To(Equal(15))
+	})
 })
+
+// midStream is how a Provider reports a streamed answer that failed after
+// its status came.
+func midStream(cause error) error {
+	return fmt.Errorf("%w: %w", recovery.ErrStreamBroken, cause)
+}
+
+// otherCalls returns n tool calls, each with its own arguments.
+func otherCalls(n int) []string {
+	out := make([]string, n)
+	for i := range out {
+		out[i] = fmt.Sprintf(`read {"page":%d} -> page %d`, i, i)
+	}
+	return out
+}

@@ -63,6 +63,12 @@ type Strategy struct {
 	// that is not permanent; a permanent one stops whatever the header
 	// says. Classify only.
 	ShouldRetryPermanent bool
+	// GiveUpMidStream ends the turn on a failure that came after a
+	// streamed answer's status did (Failure.MidStream: the stream cut, an
+	// SSE error event, a stall), as the official SDKs do: they retry a
+	// stream only until it begins. false, the default, resends it as its
+	// kind says. Classify only.
+	GiveUpMidStream bool
 
 	// HonorRetryAfter waits what the server asks (retry-after-ms, then
 	// retry-after as seconds or an HTTP date) instead of the backoff delay.
@@ -198,8 +204,10 @@ type Strategy struct {
 	// arguments as canonical JSON) and result go into a sliding window, and
 	// the three detectors (repeat, ping_pong, no_progress) first warn — the
 	// model is told, in the next user message, that it is repeating itself
-	// — then break, stopping the turn as aborted. Without it only StepCap
-	// stops a looping model.
+	// — then break, stopping the turn as aborted; a detector whose break
+	// threshold equals its warn threshold breaks at once, with no warning
+	// (loopguard.Config.AtOnce). Without it only StepCap stops a looping
+	// model.
 	Guard bool
 	// LoopGuard holds the guard's thresholds; a zero field takes the
 	// default loopguard.Config documents: a window of 20 calls, repeat

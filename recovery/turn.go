@@ -126,6 +126,9 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 			return true, nil, nil
 		}
 	}
+	if f.MidStream && t.s.GiveUpMidStream && f.Kind != KindCancelled {
+		return stop(StopNotRetryable, "the stream failed after it began")
+	}
 	if slices.Contains(t.s.FallbackOn, f.Kind) {
 		if t.fallback(string(f.Kind)) {
 			return true, nil, nil

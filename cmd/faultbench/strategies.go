@@ -13,6 +13,7 @@ import (
 
 	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/loopguard"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
@@ -210,10 +211,14 @@ var strategyRows = []strategyRow{
 		if !s.Classify {
 			return "every failure"
 		}
-		if s.Retry == nil {
-			return "transient\nkinds"
+		out := "transient\nkinds"
+		if s.Retry != nil {
+			out = kindCell(s.Retry)
 		}
-		return kindCell(s.Retry)
+		if s.GiveUpMidStream {
+			out += "\nnot once a\nstream began"
+		}
+		return out
 	}},
 	{"only statuses", true, func(s recovery.Strategy) string {
 		if len(s.RetryStatuses) == 0 {
@@ -227,26 +232,34 @@ var strategyRows = []strategyRow{
 		return strings.Join(lines, "\n")
 	}},
 	{"x-should-retry", true, func(s recovery.Strategy) string {
+		out := "obeyed"
 		switch s.ShouldRetry {
 		case recovery.ShouldRetryIgnore:
 			return "ignored"
 		case recovery.ShouldRetryHonorExceptOverloaded:
-			return "obeyed but\nnot on 529"
+			out = "obeyed but\nnot on 529"
 		}
-		return "obeyed"
+		if s.ShouldRetryPermanent {
+			out += "\ntrue: resends\npermanent too"
+		}
+		return out
 	}},
 	{"retry-after", true, func(s recovery.Strategy) string {
 		if !s.HonorRetryAfter {
 			return "ignored"
 		}
+		obeyed := "obeyed"
+		if s.RetryAfterSecondsOnly {
+			obeyed = "whole seconds\nonly"
+		}
 		if s.RetryAfterCap <= 0 {
-			return "obeyed\nno cap"
+			return obeyed + "\nno cap"
 		}
 		above := "waits cap"
 		if s.GiveUpAboveCap {
 			above = "gives up"
 		}
-		return fmt.Sprintf("obeyed\ncap %s\nabove: %s", shortDur(s.RetryAfterCap), above)
+		return fmt.Sprintf("%s\ncap %s\nabove: %s", obeyed, shortDur(s.RetryAfterCap), above)
 	}},
 	{"rate-limit reset", true, func(s recovery.Strategy) string { return yesNo(s.HonorRateLimitReset) }},
 	{"wait budget", true, func(s recovery.Strategy) string { return orNone(s.WaitBudget) }},
@@ -268,7 +281,10 @@ var strategyRows = []strategyRow{
 		return strings.Join(parts, "\n")
 	}},
 	{"401 refresh", true, func(s recovery.Strategy) string {
-		if s.RefreshAuth {
+		switch {
+		case s.AuthWithinAttempts:
+			return "before each\nretry, within\nthe attempts"
+		case s.RefreshAuth:
 			return "once"
 		}
 		return "no"
@@ -286,13 +302,23 @@ var strategyRows = []strategyRow{
 		if s.EscalationCeiling > 0 {
 			out += fmt.Sprintf("\nceiling %d", s.EscalationCeiling)
 		}
+		if s.EscalationUnclamped {
+			out += "\nunclamped"
+		}
+		if s.EscalateWithinStep {
+			out += "\nwithin the step"
+		}
 		return out
 	}},
 	{"adjustment", true, func(s recovery.Strategy) string {
 		if !s.Adjust {
 			return "off"
 		}
-		return fmt.Sprintf("buffer %d\nfloor %d", orDefault(s.AdjustBuffer, 1000), orDefault(s.AdjustFloor, 3000))
+		out := fmt.Sprintf("buffer %d\nfloor %d", orDefault(s.AdjustBuffer, 1000), orDefault(s.AdjustFloor, 3000))
+		if s.AdjustWithinStep {
+			out += "\nwithin the step"
+		}
+		return out
 	}},
 	{"compaction", true, func(s recovery.Strategy) string {
 		if !s.Compact {
@@ -308,7 +334,11 @@ var strategyRows = []strategyRow{
 		if r <= 0 || r > 1 {
 			r = 0.85
 		}
-		return strconv.FormatFloat(r, 'f', -1, 64) + "×input"
+		out := strconv.FormatFloat(r, 'f', -1, 64) + "×input"
+		if s.LearnFromEstimate {
+			out += "\non every\noverflow"
+		}
+		return out
 	}},
 	{"413 as overflow", true, func(s recovery.Strategy) string {
 		if s.TooLargeAsOverflow <= 0 {
@@ -322,10 +352,20 @@ var strategyRows = []strategyRow{
 			return "off"
 		}
 		g := s.LoopGuard
-		return fmt.Sprintf("window %d\nrepeat %d/%d\nping-pong %d/%d\nno progress %d/%d",
-			orDefault(g.Window, 20), orDefault(g.RepeatWarn, 3), orDefault(g.RepeatBreak, 5),
-			orDefault(g.PingPongWarn, 3), orDefault(g.PingPongBreak, 5),
-			orDefault(g.NoProgressWarn, 2), orDefault(g.NoProgressBreak, 3))
+		// warn/break, or "N at once" for a detector that breaks with no
+		// warning (its break is its warn).
+		pair := func(d loopguard.Detector, warn, brk, defWarn, defBrk int) string {
+			warn = orDefault(warn, defWarn)
+			if g.AtOnce(d) {
+				return fmt.Sprintf("%d at once", warn)
+			}
+			return fmt.Sprintf("%d/%d", warn, max(orDefault(brk, defBrk), warn+1))
+		}
+		return fmt.Sprintf("window %d\nrepeat %s\nping-pong %s\nno progress %s",
+			orDefault(g.Window, 20),
+			pair(loopguard.Repeat, g.RepeatWarn, g.RepeatBreak, 3, 5),
+			pair(loopguard.PingPong, g.PingPongWarn, g.PingPongBreak, 3, 5),
+			pair(loopguard.NoProgress, g.NoProgressWarn, g.NoProgressBreak, 2, 3))
 	}},
 	{"step cap", false, func(s recovery.Strategy) string {
 		return strconv.Itoa(orDefault(s.StepCap, recovery.DefaultStepCap))

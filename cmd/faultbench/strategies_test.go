@@ -32,6 +32,54 @@ func TestStrategiesListsEveryPresetWithItsParameters(t *testing.T) {
 	}
 }
 
+// Each option a preset takes from its source, where the source differs from
+// classify, shows in the table: should_retry_permanent, seconds_only,
+// auth_within_attempts, adjust.within_step, learn_from_estimate,
+// escalation.unclamped and within_step, and a loop-guard detector that
+// breaks at once.
+func TestStrategiesShowsEachSourceOption(t *testing.T) {
+	for _, c := range []struct {
+		s    func() recovery.Strategy
+		want []string
+	}{
+		{recovery.ClaudeCode, []string{"true: resends\npermanent too", "whole seconds\nonly\nno cap", "before each\nretry, within\nthe attempts", "floor 3000\nwithin the step"}},
+		{recovery.SDKOpenAI, []string{"true: resends\npermanent too", "obeyed\ncap 2m\nabove: gives up", "overloaded\nnot once a\nstream began"}},
+		{recovery.KimiCode, []string{"0.85×input\non every\noverflow"}},
+		{recovery.S11, []string{"ceiling 32768\nunclamped\nwithin the step"}},
+		{recovery.Classifying, []string{"repeat 3/5\nping-pong 3/5\nno progress 2 at once"}},
+	} {
+		s := c.s()
+		var buf bytes.Buffer
+		if err := listStrategies(&buf, []recovery.Strategy{s}); err != nil {
+			t.Fatal(err)
+		}
+		// One column: gather each row's cell lines into one text.
+		var cells []string
+		for _, line := range strings.Split(buf.String(), "\n") {
+			parts := strings.Split(line, "|")
+			if len(parts) == 4 {
+				cells = append(cells, strings.TrimSpace(parts[2]))
+			}
+		}
+		text := strings.Join(cells, "\n")
+		for _, w := range c.want {
+			if !strings.Contains(text, w) {
+				t.Errorf("%s: no %q in\n%s", s.Name, w, text)
+			}
+		}
+	}
+	// Warning first is shown as warn/break.
+	s := recovery.Classifying()
+	s.LoopGuard.NoProgressBreak = 3
+	var buf bytes.Buffer
+	if err := listStrategies(&buf, []recovery.Strategy{s}); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(buf.String(), "no progress 2/3") {
+		t.Errorf("no_progress_break: 3 not shown as 2/3:\n%s", buf.String())
+	}
+}
+
 func TestStrategiesPrintsYAMLThatReadsBack(t *testing.T) {
 	code, out, errOut := run(t, "strategies", "claude-code", "../../strategies/classify-budgeted.yaml")
 	if code != exitOK {

@@ -22,7 +22,9 @@ import (
 // SSE error event is a *recovery.APIError of its type (overloaded_error,
 // with the stream's status, 200), a stream cut or ended before
 // message_stop a *BodyError wrapping io.ErrUnexpectedEOF (a connection
-// failure).
+// failure). Every failure after the status arrived also matches
+// recovery.ErrStreamBroken, so that a strategy that gives up on a broken
+// stream, as the SDKs do (Strategy.GiveUpMidStream), can tell it.
 func (p *Provider) WithStream(on bool) *Provider {
 	q := *p
 	q.stream = on
@@ -65,6 +67,9 @@ func (p *Provider) sendStream(ctx context.Context, params anthropic.MessageNewPa
 	if err := stream.Err(); err != nil {
 		var sdkErr *anthropic.Error
 		if errors.As(err, &sdkErr) { // an error status, or an SSE error event
+			if r := *httpResp; r != nil && r.StatusCode == http.StatusOK {
+				return nil, fmt.Errorf("%w: %w", recovery.ErrStreamBroken, apiError(sdkErr))
+			}
 			return nil, apiError(sdkErr)
 		}
 		return nil, streamError(*httpResp, err)
@@ -75,13 +80,14 @@ func (p *Provider) sendStream(ctx context.Context, params anthropic.MessageNewPa
 	return response(&msg, *httpResp), nil
 }
 
-// streamError wraps the failure of a stream: a *BodyError once the status
-// has come, the cause alone before.
+// streamError wraps the failure of a stream: a *BodyError, which matches
+// recovery.ErrStreamBroken, once the status has come; the cause alone
+// before.
 func streamError(resp *http.Response, err error) error {
 	if resp == nil {
 		return fmt.Errorf("anthropic: %w", err)
 	}
-	return bodyError(resp, err)
+	return bodyError(resp, fmt.Errorf("%w: %w", recovery.ErrStreamBroken, err))
 }
 
 // textDeltas gathers the text deltas of one content block and hands them

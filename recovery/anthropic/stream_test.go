@@ -83,7 +83,10 @@ var _ = Describe("a streaming provider", func() {
 		Expect(errors.As(err, &apiErr)).To(BeTrue(), "%v", err)
 		Expect(apiErr.StatusCode).To(Equal(200))
 		Expect(apiErr.Type).To(Equal("overloaded_error"))
-		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindOverloaded))
+		f := recovery.DefaultClassifier(nil, err)
+		Expect(f.Kind).To(Equal(recovery.KindOverloaded))
+		Expect(f.MidStream).To(BeTrue(), "the SDKs do not retry it")
+		Expect(err).To(MatchError(recovery.ErrStreamBroken))
 	})
 
 	It("fails on a cut stream as a connection failure that kept its status", func() {
@@ -93,12 +96,15 @@ var _ = Describe("a streaming provider", func() {
 		Expect(errors.As(err, &bodyErr)).To(BeTrue(), "%v", err)
 		Expect(bodyErr.HTTPStatus()).To(Equal(200))
 		Expect(errors.Is(err, io.ErrUnexpectedEOF)).To(BeTrue())
-		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindConnection))
+		f := recovery.DefaultClassifier(nil, err)
+		Expect(f.Kind).To(Equal(recovery.KindConnection))
+		Expect(f.MidStream).To(BeTrue())
 	})
 
 	It("fails on a stream that ends before message_stop", func() {
 		_, err := serve(events("message_start", "content_block_start", "delta"), false).Send(context.Background(), turn())
 		Expect(err).To(MatchError(anthropic.ErrIncompleteStream))
+		Expect(err).To(MatchError(recovery.ErrStreamBroken))
 		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindConnection))
 	})
 
@@ -114,6 +120,7 @@ var _ = Describe("a streaming provider", func() {
 		var apiErr *recovery.APIError
 		Expect(errors.As(err, &apiErr)).To(BeTrue(), "%v", err)
 		Expect(apiErr.StatusCode).To(Equal(529))
+		Expect(recovery.DefaultClassifier(nil, err).MidStream).To(BeFalse(), "the stream never began")
 	})
 })
 

@@ -15,6 +15,9 @@
 //
 // Warn first, break later: a detector's first crossing of its warn threshold
 // asks the caller to tell the model it is repeating itself; only a detector
-// that has warned can break. The hard step cap lives with the caller: it
+// that has warned can break. The one exception is a detector whose break
+// threshold equals its warn threshold: it breaks at once when it gets
+// there, with no warning (Config.AtOnce), as the layered agent
+// fault-tolerance demo does on no progress. The hard step cap lives with the caller: it
 // needs no judgement.
 package loopguard

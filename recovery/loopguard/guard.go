@@ -13,7 +13,9 @@ const (
 )
 
 // Config holds the thresholds. A zero field takes the default written
-// beside it.
+// beside it. A break threshold below its warn threshold is raised to it;
+// a break threshold equal to its warn threshold breaks at once, with no
+// warning first (AtOnce), as the layered demo's no_progress detector does.
 type Config struct {
 	Window          int `yaml:"window"`            // calls remembered; 0 means 20
 	RepeatWarn      int `yaml:"repeat_warn"`       // same call in the window; 0 means 3
@@ -31,16 +33,42 @@ func def(v, d int) int {
 	return v
 }
 
-// withDefaults fills zero fields and keeps every break above its warn.
+// breakAt is a break threshold: a zero one takes its default, kept above
+// warn; a set one is kept at warn or above.
+func breakAt(v, d, warn int) int {
+	if v <= 0 {
+		return max(d, warn+1)
+	}
+	return max(v, warn)
+}
+
+// withDefaults fills zero fields and keeps every break at or above its
+// warn.
 func (c Config) withDefaults() Config {
 	c.Window = def(c.Window, 20)
 	c.RepeatWarn = def(c.RepeatWarn, 3)
-	c.RepeatBreak = max(def(c.RepeatBreak, 5), c.RepeatWarn+1)
+	c.RepeatBreak = breakAt(c.RepeatBreak, 5, c.RepeatWarn)
 	c.PingPongWarn = def(c.PingPongWarn, 3)
-	c.PingPongBreak = max(def(c.PingPongBreak, 5), c.PingPongWarn+1)
+	c.PingPongBreak = breakAt(c.PingPongBreak, 5, c.PingPongWarn)
 	c.NoProgressWarn = def(c.NoProgressWarn, 2)
-	c.NoProgressBreak = max(def(c.NoProgressBreak, 3), c.NoProgressWarn+1)
+	c.NoProgressBreak = breakAt(c.NoProgressBreak, 3, c.NoProgressWarn)
 	return c
+}
+
+// AtOnce reports whether detector d breaks at its warn threshold with no
+// warning first: its break threshold, defaults applied, is its warn
+// threshold.
+func (c Config) AtOnce(d Detector) bool {
+	c = c.withDefaults()
+	switch d {
+	case Repeat:
+		return c.RepeatBreak == c.RepeatWarn
+	case PingPong:
+		return c.PingPongBreak == c.PingPongWarn
+	case NoProgress:
+		return c.NoProgressBreak == c.NoProgressWarn
+	}
+	return false
 }
 
 // Level is how strongly a Verdict asks the caller to act.
@@ -69,6 +97,7 @@ type Verdict struct {
 	Detector Detector
 	Count    int    // the figure that crossed the threshold
 	Message  string // for Warn: the text to show the model
+	AtOnce   bool   // for Break: the detector breaks with no warning first (Config.AtOnce)
 }
 
 type entry struct {
@@ -90,7 +119,8 @@ func New(cfg Config) *Guard {
 
 // Observe records one executed call and its result hash (ResultHash) and
 // returns the guard's verdict. A detector warns once, when it first crosses
-// its warn threshold; it breaks only after it has warned.
+// its warn threshold; it breaks only after it has warned, unless its break
+// threshold is its warn threshold: then it breaks at once (Verdict.AtOnce).
 func (g *Guard) Observe(call Fingerprint, result string) Verdict {
 	g.window = append(g.window, entry{call, result})
 	if len(g.window) > g.cfg.Window {
@@ -110,6 +140,8 @@ func (g *Guard) Observe(call Fingerprint, result string) Verdict {
 	var out Verdict
 	for _, c := range checks {
 		switch {
+		case c.count >= c.brk && c.brk == c.warn:
+			return Verdict{Level: Break, Detector: c.d, Count: c.count, AtOnce: true}
 		case c.count >= c.brk && g.warned[c.d]:
 			return Verdict{Level: Break, Detector: c.d, Count: c.count}
 		case c.count >= c.warn && !g.warned[c.d]:

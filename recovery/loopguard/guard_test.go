@@ -95,8 +95,25 @@ var _ = Describe("the guard", func() {
 		Expect(levels(vs)).To(Equal([]loopguard.Level{none, warn, none, warn, warn}))
 	})
 	It("never breaks without a warning first, even with break right above warn", func() {
-		g = loopguard.New(loopguard.Config{NoProgressWarn: 1, NoProgressBreak: 1})
+		g = loopguard.New(loopguard.Config{NoProgressWarn: 1, NoProgressBreak: 2})
 		vs := feed(g, [2]string{"r:1", "s"}, [2]string{"r:1", "s"})
 		Expect(levels(vs)).To(Equal([]loopguard.Level{warn, brk}))
+		Expect(vs[1].AtOnce).To(BeFalse())
+	})
+	It("breaks at once, with no warning, when break equals warn (the layered demo's no-progress rule)", func() {
+		cfg := loopguard.Config{NoProgressWarn: 2, NoProgressBreak: 2}
+		Expect(cfg.AtOnce(loopguard.NoProgress)).To(BeTrue())
+		Expect(cfg.AtOnce(loopguard.Repeat)).To(BeFalse())
+		g = loopguard.New(cfg)
+		vs := feed(g, [2]string{"r:1", "s"}, [2]string{"r:1", "s"})
+		Expect(levels(vs)).To(Equal([]loopguard.Level{none, brk}))
+		Expect(vs[1].Detector).To(Equal(loopguard.NoProgress))
+		Expect(vs[1].AtOnce).To(BeTrue())
+		Expect(vs[1].Count).To(Equal(2))
+	})
+	It("raises a set break below its warn to the warn, and a default one above it", func() {
+		Expect(loopguard.Config{RepeatWarn: 4, RepeatBreak: 2}.AtOnce(loopguard.Repeat)).To(BeTrue())
+		Expect(loopguard.Config{RepeatWarn: 7}.AtOnce(loopguard.Repeat)).To(BeFalse(), "the default break, 5, is raised to 8")
+		Expect(loopguard.Config{}.AtOnce(loopguard.NoProgress)).To(BeFalse(), "by default no_progress warns at 2 and breaks at 3")
 	})
 })

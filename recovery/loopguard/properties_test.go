@@ -68,7 +68,7 @@ func TestPropertyFingerprintIgnoresKeyOrder(t *testing.T) {
 
 func TestPropertyWarningComesBeforeBreak(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
-		g := loopguard.New(loopguard.Config{
+		cfg := loopguard.Config{
 			Window:          rapid.IntRange(1, 30).Draw(t, "window"),
 			RepeatWarn:      rapid.IntRange(1, 6).Draw(t, "repeat_warn"),
 			RepeatBreak:     rapid.IntRange(1, 8).Draw(t, "repeat_break"),
@@ -76,7 +76,8 @@ func TestPropertyWarningComesBeforeBreak(t *testing.T) {
 			PingPongBreak:   rapid.IntRange(1, 8).Draw(t, "ping_pong_break"),
 			NoProgressWarn:  rapid.IntRange(1, 6).Draw(t, "no_progress_warn"),
 			NoProgressBreak: rapid.IntRange(1, 8).Draw(t, "no_progress_break"),
-		})
+		}
+		g := loopguard.New(cfg)
 		warned := false
 		for i := range rapid.IntRange(1, 60).Draw(t, "calls") {
 			call := rapid.SampledFrom([]string{"a", "b", "c"}).Draw(t, fmt.Sprintf("call%d", i))
@@ -89,7 +90,12 @@ func TestPropertyWarningComesBeforeBreak(t *testing.T) {
 				}
 			}
 			if v.Level == loopguard.Break {
-				if !warned {
+				// A detector whose break is its warn breaks at once, and
+				// only such a detector may.
+				if v.AtOnce != cfg.AtOnce(v.Detector) {
+					t.Fatalf("call %d: %s broke with AtOnce %v; the config says %v", i, v.Detector, v.AtOnce, cfg.AtOnce(v.Detector))
+				}
+				if !warned && !v.AtOnce {
 					t.Fatalf("call %d: %s broke with no warning before", i, v.Detector)
 				}
 				return

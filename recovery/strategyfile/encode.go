@@ -50,6 +50,7 @@ func Marshal(s recovery.Strategy) []byte {
 	}
 	line(0, "should_retry", string(mode))
 	line(0, "should_retry_permanent", strconv.FormatBool(s.ShouldRetryPermanent))
+	line(0, "give_up_mid_stream", strconv.FormatBool(s.GiveUpMidStream))
 	group("retry_after")
 	line(1, "honor", strconv.FormatBool(s.HonorRetryAfter))
 	line(1, "seconds_only", strconv.FormatBool(s.RetryAfterSecondsOnly))

@@ -43,6 +43,7 @@ type doc struct {
 
 	// Options that reproduce a source where it differs from classify.
 	ShouldRetryPermanent *bool `yaml:"should_retry_permanent"` // x-should-retry: true resends permanent failures too
+	GiveUpMidStream      *bool `yaml:"give_up_mid_stream"`     // a stream that failed after it began is not resent
 	AuthWithinAttempts   *bool `yaml:"auth_within_attempts"`   // a 401 is resent within the step's attempts
 }
 
@@ -220,6 +221,7 @@ func (f *doc) write(s *recovery.Strategy) {
 		s.ShouldRetry = recovery.ShouldRetryMode(*f.ShouldRetry)
 	}
 	set(&s.ShouldRetryPermanent, f.ShouldRetryPermanent)
+	set(&s.GiveUpMidStream, f.GiveUpMidStream)
 	if r := f.RetryAfter; r != nil {
 		set(&s.HonorRetryAfter, r.Honor)
 		set(&s.RetryAfterSecondsOnly, r.SecondsOnly)
