@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -29,6 +30,19 @@ func runSuite(opts harness.Options) (ledger.Report, []byte) {
 	return rep, buf.Bytes()
 }
 
+// seedOne is the default suite with every preset at seed 1, run once and
+// read by the specs that only look at it: with a 1,000-turn workload in
+// the suite, each run of it costs seconds, more under -race.
+var seedOne = sync.OnceValues(func() (ledger.Report, error) {
+	return harness.Run(context.Background(), suite(), recovery.Presets(), harness.Options{Seed: 1})
+})
+
+func seedOneSuite() ledger.Report {
+	rep, err := seedOne()
+	Expect(err).NotTo(HaveOccurred())
+	return rep
+}
+
 func result(rep ledger.Report, sc, strategy string) ledger.Result {
 	for _, r := range rep.Results {
 		if r.Scenario == sc && r.Strategy == strategy {
@@ -43,8 +57,7 @@ var _ = Describe("the default suite over loopback", func() {
 	It("meets every budget its scenarios set, for every preset", func() {
 		scs := suite()
 		Expect(len(scs)).To(BeNumerically(">=", 8))
-		rep, err := harness.Run(context.Background(), scs, recovery.Presets(), harness.Options{Seed: 1})
-		Expect(err).NotTo(HaveOccurred())
+		rep := seedOneSuite()
 		Expect(rep.Results).To(HaveLen(len(scs) * len(recovery.Presets())))
 		violations, err := harness.Check(scs, rep.Results)
 		Expect(err).NotTo(HaveOccurred())
@@ -62,7 +75,7 @@ var _ = Describe("the default suite over loopback", func() {
 	})
 
 	It("shows blind paying the whole backoff schedule where classify stops or switches", func() {
-		rep, _ := runSuite(harness.Options{Seed: 1})
+		rep := seedOneSuite()
 		blind := result(rep, "overloaded-then-backup", "blind")
 		Expect(blind.Outcome).To(Equal(ledger.OutcomeFailed))
 		Expect(blind.WaitMS).To(Equal(int64(31000)))
@@ -77,7 +90,7 @@ var _ = Describe("the default suite over loopback", func() {
 	})
 
 	It("counts the declared sizes exactly, as the mock does", func() {
-		rep, _ := runSuite(harness.Options{Seed: 1})
+		rep := seedOneSuite()
 		first := result(rep, "overloaded-then-backup", "blind").AttemptsLog[0]
 		Expect(first.InputTokens).To(Equal(104000))
 		compacted := result(rep, "context-overflow-compaction", "classify")
