@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"runtime"
+	"sync"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -15,9 +16,22 @@ import (
 	"github.com/faultbench/faultbench/scenario"
 )
 
+// raceTurns is the most turns a default-suite workload runs under -race:
+// 100. long-fleet's 1,000 turns, run by every preset in each of the specs
+// below, took the package's -race run from about 95 s to 465 s on a
+// shared 2-core machine; its code paths (the scheduler, the shared
+// buckets, the connections of a fleet) are the same at 100 turns, and
+// without -race the specs run it whole.
+const raceTurns = 100
+
 func suite() []*scenario.Scenario {
 	scs, err := scenario.Load("../scenarios")
 	Expect(err).NotTo(HaveOccurred())
+	if raceDetector {
+		for _, sc := range scs {
+			sc.Workload.Turns = min(sc.Workload.Turns, raceTurns)
+		}
+	}
 	return scs
 }
 
@@ -27,6 +41,19 @@ func runSuite(opts harness.Options) (ledger.Report, []byte) {
 	var buf bytes.Buffer
 	Expect(reports.JSON(&buf, rep)).To(Succeed())
 	return rep, buf.Bytes()
+}
+
+// seedOne is the default suite with every preset at seed 1, run once and
+// read by the specs that only look at it: with a 1,000-turn workload in
+// the suite, each run of it costs seconds, more under -race.
+var seedOne = sync.OnceValues(func() (ledger.Report, error) {
+	return harness.Run(context.Background(), suite(), recovery.Presets(), harness.Options{Seed: 1})
+})
+
+func seedOneSuite() ledger.Report {
+	rep, err := seedOne()
+	Expect(err).NotTo(HaveOccurred())
+	return rep
 }
 
 func result(rep ledger.Report, sc, strategy string) ledger.Result {
@@ -43,8 +70,7 @@ var _ = Describe("the default suite over loopback", func() {
 	It("meets every budget its scenarios set, for every preset", func() {
 		scs := suite()
 		Expect(len(scs)).To(BeNumerically(">=", 8))
-		rep, err := harness.Run(context.Background(), scs, recovery.Presets(), harness.Options{Seed: 1})
-		Expect(err).NotTo(HaveOccurred())
+		rep := seedOneSuite()
 		Expect(rep.Results).To(HaveLen(len(scs) * len(recovery.Presets())))
 		violations, err := harness.Check(scs, rep.Results)
 		Expect(err).NotTo(HaveOccurred())
@@ -62,7 +88,7 @@ var _ = Describe("the default suite over loopback", func() {
 	})
 
 	It("shows blind paying the whole backoff schedule where classify stops or switches", func() {
-		rep, _ := runSuite(harness.Options{Seed: 1})
+		rep := seedOneSuite()
 		blind := result(rep, "overloaded-then-backup", "blind")
 		Expect(blind.Outcome).To(Equal(ledger.OutcomeFailed))
 		Expect(blind.WaitMS).To(Equal(int64(31000)))
@@ -77,7 +103,7 @@ var _ = Describe("the default suite over loopback", func() {
 	})
 
 	It("counts the declared sizes exactly, as the mock does", func() {
-		rep, _ := runSuite(harness.Options{Seed: 1})
+		rep := seedOneSuite()
 		first := result(rep, "overloaded-then-backup", "blind").AttemptsLog[0]
 		Expect(first.InputTokens).To(Equal(104000))
 		compacted := result(rep, "context-overflow-compaction", "classify")

@@ -64,7 +64,7 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 	defer ep.Close()
 	transport := &http.Transport{
 		Proxy:               nil, // loopback only, whatever the environment says
-		MaxIdleConnsPerHost: parallel * 2,
+		MaxIdleConnsPerHost: parallel * idlePerRun(jobs),
 		DisableCompression:  true,
 		// A long agent turn resends hundreds of kilobytes at each step:
 		// the default 4 KB buffer would write them in as many syscalls.
@@ -105,6 +105,21 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 	wg.Wait()
 	report.Results = results
 	return report, errors.Join(errs...)
+}
+
+// idlePerRun is how many kept-alive connections one run may leave idle:
+// two for a lone turn, and for a workload as many as it has requests in
+// flight (its concurrency). A fleet's answers are in flight on the virtual
+// clock while other turns send, each on its own connection: with fewer
+// idle connections kept, most requests of a long fleet would dial a new
+// one, on both sides of the loopback. The peak of connections open is the
+// same either way (the requests in flight); only their reuse changes.
+func idlePerRun(jobs []job) int {
+	n := 2
+	for _, j := range jobs {
+		n = max(n, j.sc.Workload.Concurrency)
+	}
+	return n
 }
 
 // grid lists the shard's slice of the scenario × strategy runs, scenarios

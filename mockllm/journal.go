@@ -189,7 +189,14 @@ type journal struct {
 	released bool // the session is closed: its records left the budget
 }
 
-const chunkSize = 256
+// chunkSize is the records a chunk holds before the next begins: 256. A
+// session's first chunk starts at firstChunk records and grows by
+// doubling, so that a session of one or two requests (a turn of a
+// workload: thousands of sessions) does not pay for 256.
+const (
+	chunkSize  = 256
+	firstChunk = 4
+)
 
 func (j *journal) add(r record) {
 	r.Model, r.Purpose = clipEntry(r.Model), clipEntry(r.Purpose)
@@ -211,7 +218,10 @@ func (j *journal) add(r record) {
 		}
 		j.dropOldest()
 	}
-	if k := len(j.chunks); k == 0 || len(j.chunks[k-1]) == chunkSize {
+	switch k := len(j.chunks); {
+	case k == 0:
+		j.chunks = append(j.chunks, make([]record, 0, firstChunk))
+	case len(j.chunks[k-1]) == chunkSize:
 		j.chunks = append(j.chunks, make([]record, 0, chunkSize))
 	}
 	last := &j.chunks[len(j.chunks)-1]

@@ -33,6 +33,30 @@ func TestJournalIsARing(t *testing.T) {
 	}
 }
 
+// A session of one request (a turn of a workload, of which there are
+// thousands) holds a small first chunk, not a whole one; a long session
+// grows into whole chunks and keeps every record in order.
+func TestJournalGrowsFromASmallChunk(t *testing.T) {
+	short := journal{}
+	short.add(numbered(1))
+	if c := cap(short.chunks[0]); c > firstChunk {
+		t.Fatalf("one record holds a chunk of %d", c)
+	}
+	long := journal{}
+	for i := 1; i <= 1000; i++ {
+		long.add(numbered(i))
+	}
+	got := kept(&long)
+	for i, n := range got {
+		if n != i+1 {
+			t.Fatalf("record %d is %d", i+1, n)
+		}
+	}
+	if len(got) != 1000 || len(long.chunks) != 4 || len(long.chunks[0]) != chunkSize {
+		t.Fatalf("kept %d records in %d chunks, the first of %d", len(got), len(long.chunks), len(long.chunks[0]))
+	}
+}
+
 // The sessions of a server share one budget: a full server makes the
 // recording session drop its own oldest entry, and a closed session gives
 // its entries back.

@@ -18,9 +18,31 @@ import (
 // a duration until the bucket is full again ("6m0s", "1.5s", "6ms"),
 // rounded up to the millisecond; "tokens" as above.
 
+// rateHeaders are one bucket's three header names, canonical, worked out
+// once rather than on every answer.
+type rateHeaders struct{ limit, remaining, reset string }
+
+var (
+	anthropicRequests = anthropicHeaders("requests")
+	anthropicInput    = anthropicHeaders("input-tokens")
+	anthropicOutput   = anthropicHeaders("output-tokens")
+	anthropicTokens   = anthropicHeaders("tokens")
+	openaiRequests    = openaiHeaders("requests")
+	openaiTokens      = openaiHeaders("tokens")
+)
+
+func anthropicHeaders(name string) rateHeaders {
+	p := "anthropic-ratelimit-" + name
+	return rateHeaders{http.CanonicalHeaderKey(p + "-limit"), http.CanonicalHeaderKey(p + "-remaining"), http.CanonicalHeaderKey(p + "-reset")}
+}
+
+func openaiHeaders(name string) rateHeaders {
+	return rateHeaders{http.CanonicalHeaderKey("x-ratelimit-limit-" + name), http.CanonicalHeaderKey("x-ratelimit-remaining-" + name), http.CanonicalHeaderKey("x-ratelimit-reset-" + name)}
+}
+
 // setAnthropic sets the Anthropic headers of the declared buckets.
 func (rs *rateState) setAnthropic(h http.Header) {
-	set := func(name string, ls limitState) {
+	set := func(n rateHeaders, ls limitState) {
 		if ls.limit == 0 {
 			return
 		}
@@ -28,19 +50,19 @@ func (rs *rateState) setAnthropic(h http.Header) {
 		if frac := reset.Sub(reset.Truncate(time.Second)); frac > 0 {
 			reset = reset.Add(time.Second - frac)
 		}
-		h[http.CanonicalHeaderKey("anthropic-ratelimit-"+name+"-limit")] = []string{strconv.FormatInt(ls.limit, 10)}
-		h[http.CanonicalHeaderKey("anthropic-ratelimit-"+name+"-remaining")] = []string{strconv.FormatInt(ls.remaining, 10)}
-		h[http.CanonicalHeaderKey("anthropic-ratelimit-"+name+"-reset")] = []string{reset.UTC().Format(time.RFC3339)}
+		h[n.limit] = []string{strconv.FormatInt(ls.limit, 10)}
+		h[n.remaining] = []string{strconv.FormatInt(ls.remaining, 10)}
+		h[n.reset] = []string{reset.UTC().Format(time.RFC3339)}
 	}
-	set("requests", rs.requests)
-	set("input-tokens", rs.input)
-	set("output-tokens", rs.output)
-	set("tokens", rs.tokens())
+	set(anthropicRequests, rs.requests)
+	set(anthropicInput, rs.input)
+	set(anthropicOutput, rs.output)
+	set(anthropicTokens, rs.tokens())
 }
 
 // setOpenAI sets the OpenAI headers of the declared buckets.
 func (rs *rateState) setOpenAI(h http.Header) {
-	set := func(name string, ls limitState) {
+	set := func(n rateHeaders, ls limitState) {
 		if ls.limit == 0 {
 			return
 		}
@@ -48,10 +70,10 @@ func (rs *rateState) setOpenAI(h http.Header) {
 		if frac := reset % time.Millisecond; frac > 0 {
 			reset += time.Millisecond - frac
 		}
-		h[http.CanonicalHeaderKey("x-ratelimit-limit-"+name)] = []string{strconv.FormatInt(ls.limit, 10)}
-		h[http.CanonicalHeaderKey("x-ratelimit-remaining-"+name)] = []string{strconv.FormatInt(ls.remaining, 10)}
-		h[http.CanonicalHeaderKey("x-ratelimit-reset-"+name)] = []string{reset.String()}
+		h[n.limit] = []string{strconv.FormatInt(ls.limit, 10)}
+		h[n.remaining] = []string{strconv.FormatInt(ls.remaining, 10)}
+		h[n.reset] = []string{reset.String()}
 	}
-	set("requests", rs.requests)
-	set("tokens", rs.tokens())
+	set(openaiRequests, rs.requests)
+	set(openaiTokens, rs.tokens())
 }
