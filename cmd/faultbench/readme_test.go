@@ -33,7 +33,7 @@ func TestReadmeSample(t *testing.T) {
 // TestReadmeFleetSample runs the command the README's Fleets section shows
 // and compares its output with the README's generated:fleet-sample region.
 func TestReadmeFleetSample(t *testing.T) {
-	code, out, errOut := run(t, "run", "--strategies", "blind,classify,claude-code", "../../scenarios/thundering-herd.yaml")
+	code, out, errOut := run(t, "run", "--strategies", "blind,classify,claude-code,classify-fleet", "../../scenarios/thundering-herd.yaml")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, errOut)
 	}
