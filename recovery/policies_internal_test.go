@@ -70,3 +70,33 @@ func TestAIMDCutsOncePerBurst(t *testing.T) {
 		t.Fatalf("a refusal sent after the cut gave %d, want 5×0.5 = 2", to)
 	}
 }
+
+// TestRetryBudgetTakeRefusesPastTheBudget: take is the last word on a
+// retry, even when allows said yes a moment before (another turn may have
+// taken the room while this one waited): past ratio × requests + floor it
+// refuses and counts nothing.
+func TestRetryBudgetTakeRefusesPastTheBudget(t *testing.T) {
+	cfg := RetryBudget{Enabled: true, Ratio: 0.5, MinRetries: 1, Window: time.Minute}
+	var b retryBudget
+	now := clock.Epoch
+	for range 2 {
+		b.take(cfg, false, now) // two requests: room for 0.5 × 2 + 1 = 2 retries
+	}
+	if !b.allows(cfg, now) {
+		t.Fatal("an empty budget refused")
+	}
+	for i := range 2 {
+		if !b.take(cfg, true, now) {
+			t.Fatalf("retry %d refused within the budget", i+1)
+		}
+	}
+	if b.take(cfg, true, now) {
+		t.Fatal("a third retry was taken past a budget of 2")
+	}
+	if b.retries != 2 {
+		t.Fatalf("a refused retry was counted: %d retries", b.retries)
+	}
+	if !b.take(cfg, true, now.Add(time.Minute)) {
+		t.Fatal("a new window did not renew the budget")
+	}
+}
