@@ -112,10 +112,13 @@ type node struct {
 // every plan is played from the start on a fresh session of the bench's
 // mock, which serves sc. The first plan taken from the queue that
 // succeeds is the cheapest (a step never makes a plan cheaper). Agent
-// turns (tools) are not searched: the answer is an error.
+// turns (tools) and workloads are not searched: the answer is an error.
 func Hindsight(ctx context.Context, b *harness.Bench, sc *scenario.Scenario, bound Bound) (Answer, error) {
 	if len(sc.Tools) > 0 {
 		return Answer{}, errors.New("explore: hindsight plays plain turns, not agent turns")
+	}
+	if !sc.Workload.IsZero() {
+		return Answer{}, errors.New("explore: hindsight plays one turn, not a workload's fleet")
 	}
 	if bound.Depth <= 0 {
 		bound.Depth = 4

@@ -12,7 +12,8 @@ import (
 // AddHindsight computes hindsight for every plain turn of scs that rep
 // ran, adds its row (strategy HindsightName, its plan in Plan, regret 1)
 // after the results, and sets every run's Regret on those scenarios: its
-// cost's scalar over hindsight's (Cost.Ratio). Agent turns get neither.
+// cost's scalar over hindsight's (Cost.Ratio). Agent turns and fleets
+// (a workload: many turns, where hindsight plans one) get neither.
 // The scenarios are served on a mock of their own, one at a time.
 func AddHindsight(ctx context.Context, scs []*scenario.Scenario, rep *ledger.Report, bound Bound) error {
 	ran := map[string]bool{}
@@ -27,7 +28,7 @@ func AddHindsight(ctx context.Context, scs []*scenario.Scenario, rep *ledger.Rep
 	costs := map[string]Cost{}
 	var rows []ledger.Result
 	for _, sc := range scs {
-		if len(sc.Tools) > 0 || !ran[sc.Name] {
+		if len(sc.Tools) > 0 || !sc.Workload.IsZero() || !ran[sc.Name] {
 			continue
 		}
 		h, err := hindsightOf(ctx, b, sc, bound)

@@ -78,4 +78,9 @@ func TestRunHindsightAddsItsRowAndRegret(t *testing.T) {
 	if code, out, _ = run(t, "run", "--strategies", "classify", "../../scenarios/truncated-answer.yaml"); strings.Contains(out, "regret") {
 		t.Errorf("regret without --hindsight:\n%s", out)
 	}
+	// A fleet has no hindsight: it plans one caller, not many on one key.
+	code, out, errOut = run(t, "run", "--hindsight", "--format", "json", "--strategies", "classify", "../../scenarios/rate-limit-bucket.yaml", "../../scenarios/thundering-herd.yaml")
+	if code != exitOK || strings.Count(out, `"strategy": "hindsight"`) != 1 || strings.Count(out, `"regret"`) != 2 {
+		t.Errorf("exit %d (%s): want hindsight and regret for the lone turn only:\n%s", code, errOut, out)
+	}
 }
