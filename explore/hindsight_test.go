@@ -10,7 +10,8 @@ import (
 	"github.com/faultbench/faultbench/scenario"
 )
 
-// defaultSuite loads the plain turns of the default suite.
+// defaultSuite loads the plain turns of the default suite: no agent turn,
+// no fleet.
 func defaultSuite(t testing.TB) []*scenario.Scenario {
 	t.Helper()
 	all, err := scenario.Load("../scenarios")
@@ -19,7 +20,7 @@ func defaultSuite(t testing.TB) []*scenario.Scenario {
 	}
 	var out []*scenario.Scenario
 	for _, sc := range all {
-		if len(sc.Tools) == 0 {
+		if len(sc.Tools) == 0 && sc.Workload.IsZero() {
 			out = append(out, sc)
 		}
 	}
