@@ -86,11 +86,10 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 			switch {
 			case a.Status == 429:
 				w.Status429++
-			case a.Status == 529 || a.Kind == string(recovery.KindOverloaded):
-				// OpenAI says overloaded with a 503.
+			case a.Overloaded():
 				w.Status529++
 			}
-			if a.Status != 200 {
+			if a.Failed() {
 				w.WastedInputTokens += a.InputTokens
 			}
 		}
@@ -116,4 +115,18 @@ func rank(sorted []time.Duration, p int) int64 {
 	}
 	i := (p*len(sorted) + 99) / 100 // ceil(p/100 × n), from 1
 	return sorted[max(i, 1)-1].Milliseconds()
+}
+
+// Overloaded reports whether an attempt met an overloaded server: a 529,
+// OpenAI's 503 of kind overloaded, or a stream that failed overloaded
+// after its 200.
+func (a Attempt) Overloaded() bool {
+	return a.Status == 529 || a.Kind == string(recovery.KindOverloaded)
+}
+
+// Failed reports whether an attempt got no usable answer: a status other
+// than 200, or a 200 whose body broke, did not parse or failed mid-stream.
+// A complete answer and one cut at max_tokens are answers.
+func (a Attempt) Failed() bool {
+	return a.Status != 200 || (a.Kind != string(recovery.KindOK) && a.Kind != string(recovery.KindTruncated))
 }

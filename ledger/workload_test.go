@@ -9,7 +9,11 @@ func TestFleetSumsTurnsAndRanksLatencies(t *testing.T) {
 	turn := func(outcome Outcome, lat time.Duration, statuses ...int) TurnResult {
 		r := Result{Outcome: outcome, Attempts: len(statuses), Reason: "r"}
 		for _, st := range statuses {
-			r.AttemptsLog = append(r.AttemptsLog, Attempt{Status: st, InputTokens: 100})
+			kind := "ok"
+			if st != 200 {
+				kind = "rate_limit"
+			}
+			r.AttemptsLog = append(r.AttemptsLog, Attempt{Status: st, Kind: kind, InputTokens: 100})
 			r.SubmittedInputTokens += 100
 		}
 		return TurnResult{Result: r, Latency: lat}
@@ -37,9 +41,9 @@ func TestFleetSumsTurnsAndRanksLatencies(t *testing.T) {
 
 func TestFleetCountsBackgroundTurnsAndOpenAIOverloads(t *testing.T) {
 	turns := []TurnResult{
-		{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{{Status: 200}}}},
+		{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{{Status: 200, Kind: "ok"}}}},
 		{Result: Result{Outcome: OutcomeFailed, AttemptsLog: []Attempt{{Status: 503, Kind: "overloaded"}}}, Background: true},
-		{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{{Status: 503, Kind: "server_error"}, {Status: 200}}}, Background: true},
+		{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{{Status: 503, Kind: "server_error"}, {Status: 200, Kind: "ok"}}}, Background: true},
 	}
 	w := Fleet("sc", "st", turns, time.Second).Workload
 	if w.BackgroundTurns != 2 || w.BackgroundFailed != 1 {
@@ -48,5 +52,17 @@ func TestFleetCountsBackgroundTurnsAndOpenAIOverloads(t *testing.T) {
 	// An OpenAI overload is a 503 of kind overloaded; a plain 503 is not one.
 	if w.Status529 != 1 {
 		t.Fatalf("overloads: %+v", *w)
+	}
+}
+
+func TestFleetCountsAStreamThatFailedAfterItsStatusAsWasted(t *testing.T) {
+	turns := []TurnResult{{Result: Result{Outcome: OutcomeSuccess, AttemptsLog: []Attempt{
+		{Status: 200, Kind: "overloaded", InputTokens: 100}, // overloaded mid-stream
+		{Status: 200, Kind: "truncated", InputTokens: 10},   // an answer, cut
+		{Status: 200, Kind: "ok", InputTokens: 1},
+	}}}}
+	w := Fleet("sc", "st", turns, time.Second).Workload
+	if w.WastedInputTokens != 100 || w.Status529 != 1 {
+		t.Fatalf("a stream that failed after its 200: %+v", *w)
 	}
 }

@@ -91,10 +91,10 @@ func inFlight(fs []flight) []step {
 
 // refusals counts a result's attempts answered status, by the instant
 // the answer came back, in time order.
-func refusals(r ledger.Result, status int) []step {
+func refusals(r ledger.Result, is func(ledger.Attempt) bool) []step {
 	count := map[int64]int{}
 	for _, a := range r.AttemptsLog {
-		if a.Status == status {
+		if is(a) {
 			count[a.AtMS]++
 		}
 	}
@@ -124,7 +124,7 @@ func writeFleetTimeline(b *bytes.Buffer, g grouped, sc string) {
 		if !ok {
 			continue
 		}
-		l := laneData{strategy: st, r: r, steps: inFlight(flights(r)), r429: refusals(r, 429), r529: refusals(r, 529)}
+		l := laneData{strategy: st, r: r, steps: inFlight(flights(r)), r429: refusals(r, func(a ledger.Attempt) bool { return a.Status == 429 }), r529: refusals(r, ledger.Attempt.Overloaded)}
 		for _, s := range l.steps {
 			l.peak = max(l.peak, s.n)
 			instants = append(instants, s.at)

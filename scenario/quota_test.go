@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -111,5 +112,29 @@ workload: {turns: 2, background: 3}
 `))
 		Expect(err).To(MatchError(ContainSubstring("workload.background")))
 		Expect(err).To(MatchError(ContainSubstring("w.yaml:5")))
+	})
+})
+
+var _ = Describe("A workload's start", func() {
+	It("bounds start.every, so that the last start stays within time's range", func() {
+		_, err := scenario.Parse("w.yaml", []byte(`name: w
+description: Turns a century apart.
+models: {m: {context_window: 1000, max_output: 100}}
+turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tokens: 10}
+workload: {turns: 3, start: {every: 2562047h}}
+`))
+		Expect(err).To(MatchError(ContainSubstring("workload.start.every")))
+	})
+
+	It("quotes at most a short prefix of a bad start", func() {
+		long := strings.Repeat("x", 5000)
+		_, err := scenario.Parse("w.yaml", []byte(`name: w
+description: A long start.
+models: {m: {context_window: 1000, max_output: 100}}
+turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tokens: 10}
+workload: {turns: 3, start: `+long+`}
+`))
+		Expect(err).To(HaveOccurred())
+		Expect(len(err.Error())).To(BeNumerically("<", 1000))
 	})
 })

@@ -2,6 +2,7 @@ package scenario
 
 import (
 	"reflect"
+	"time"
 
 	"github.com/goccy/go-yaml/ast"
 )
@@ -52,6 +53,9 @@ const (
 	MaxTurns = 1_000_000
 	// MaxConcurrency is the most turns a workload may have in flight.
 	MaxConcurrency = 10_000
+	// MaxEvery is the longest start.every: a day between two turns' starts,
+	// so that the last start of the most turns stays within time's range.
+	MaxEvery = 24 * time.Hour
 )
 
 var startType = reflect.TypeFor[Start]()
@@ -60,7 +64,7 @@ var startType = reflect.TypeFor[Start]()
 func (d *decoder) decodeStart(n ast.Node, v reflect.Value, path string) {
 	if x, ok := n.(*ast.StringNode); ok {
 		if x.Value != "together" {
-			d.typeError(n, path, "want together or a mapping such as {every: 500ms}, got %q", x.Value)
+			d.typeError(n, path, "want together or a mapping such as {every: 500ms}, got %s", quote(x.Value))
 		}
 		return
 	}
@@ -77,6 +81,9 @@ func (v *validator) workload(w Workload) {
 	}
 	if w.Concurrency < 0 || w.Concurrency > MaxConcurrency {
 		v.errorf("workload.concurrency", "must be between 0 (one at a time) and %d, got %d", MaxConcurrency, w.Concurrency)
+	}
+	if e := w.Start.Every.D(); e < 0 || e > MaxEvery {
+		v.errorf("workload.start.every", "must be between 0 and %s, got %s", MaxEvery, e)
 	}
 	if w.Background < 0 || w.Background > w.Turns {
 		v.errorf("workload.background", "must be between 0 and turns (%d), got %d", w.Turns, w.Background)

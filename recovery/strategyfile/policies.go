@@ -54,6 +54,9 @@ func (f *doc) checkPolicies(c *checker) {
 		c.count("$.adaptive_limiter.min_limit", a.MinLimit, MaxConcurrency)
 		c.count("$.adaptive_limiter.max_limit", a.MaxLimit, MaxConcurrency)
 		c.ratio("$.adaptive_limiter.backoff_ratio", a.BackoffRatio)
+		if r := a.BackoffRatio; r != nil && *r == 1 {
+			c.bad("$.adaptive_limiter.backoff_ratio", "must be below 1 (1 would never cut the limit; 0 takes the default 0.9), got 1")
+		}
 		if a.MinLimit != nil && a.MaxLimit != nil && *a.MaxLimit > 0 && *a.MinLimit > *a.MaxLimit {
 			c.bad("$.adaptive_limiter.min_limit", "must be <= max_limit (%d), got %d", *a.MaxLimit, *a.MinLimit)
 		}
