@@ -23,6 +23,7 @@ func TestRefusesWithFieldAndLine(t *testing.T) {
 		{"a long wait", "name: x\nwait_budget: 25h\n", "wait_budget: must be <= 24h0m0s (the ceiling on waits), got 25h0m0s"},
 		{"a heartbeat of a nanosecond", "name: x\nheartbeat: 1ns\n", "x.yaml:2:12: heartbeat: must be 0 (none) or >= 1s (the floor on heartbeats), got 1ns"},
 		{"a long heartbeat", "name: x\nheartbeat: 25h\n", "heartbeat: must be <= 24h0m0s"},
+		{"an AIMD that never cuts", "name: x\nadaptive_limiter: {enabled: true, backoff_ratio: 1}\n", "adaptive_limiter.backoff_ratio: must be below 1"},
 		{"a newline in the name", "name: \"a\\nb\"\n", "x.yaml:1:7: name: \"a\\nb\" is not a valid name"},
 		{"a lone space", "name: ' '\n", "is not a valid name"},
 		{"a long name", "name: " + strings.Repeat("a", 200) + "\n", "name: name of 200 bytes is too long"},
