@@ -86,18 +86,7 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 
 	completion, err := p.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
-		var sdkErr *sdk.Error
-		if errors.As(err, &sdkErr) {
-			return nil, apiError(sdkErr)
-		}
-		if httpResp != nil && httpResp.StatusCode >= 400 {
-			// A body the SDK could not read as OpenAI's error JSON.
-			return nil, rawAPIError(httpResp, err)
-		}
-		if httpResp != nil { // the status came, the body did not make sense
-			return nil, &recovery.BodyError{Source: "openai", StatusCode: httpResp.StatusCode, Header: httpResp.Header, Err: err}
-		}
-		return nil, fmt.Errorf("openai: %w", err)
+		return nil, sendError(httpResp, err)
 	}
 	return response(completion, httpResp), nil
 }
@@ -225,6 +214,23 @@ func apiError(e *sdk.Error) *recovery.APIError {
 
 // rawAPIError is the error status of a body that is not OpenAI's error
 // JSON: its status, headers and words.
+// sendError is the error of a failed call, Chat Completions or Responses:
+// the API's error, a status whose body was not OpenAI's error JSON, a 200
+// whose body broke (recovery.BodyError), or the transport's error.
+func sendError(httpResp *http.Response, err error) error {
+	var sdkErr *sdk.Error
+	switch {
+	case errors.As(err, &sdkErr):
+		return apiError(sdkErr)
+	case httpResp != nil && httpResp.StatusCode >= 400:
+		// A body the SDK could not read as OpenAI's error JSON.
+		return rawAPIError(httpResp, err)
+	case httpResp != nil: // the status came, the body did not make sense
+		return &recovery.BodyError{Source: "openai", StatusCode: httpResp.StatusCode, Header: httpResp.Header, Err: err}
+	}
+	return fmt.Errorf("openai: %w", err)
+}
+
 func rawAPIError(r *http.Response, err error) *recovery.APIError {
 	return &recovery.APIError{
 		StatusCode: r.StatusCode,

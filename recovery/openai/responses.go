@@ -3,7 +3,6 @@ package openai
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"net/http"
 
@@ -33,17 +32,7 @@ func (p *Provider) sendResponse(ctx context.Context, req recovery.Request, opts 
 	opts = append(opts, option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
 	r, err := p.client.Responses.New(ctx, params, opts...)
 	if err != nil {
-		var sdkErr *sdk.Error
-		if errors.As(err, &sdkErr) {
-			return nil, apiError(sdkErr)
-		}
-		if httpResp != nil && httpResp.StatusCode >= 400 {
-			return nil, rawAPIError(httpResp, err)
-		}
-		if httpResp != nil { // the status came, the body did not make sense
-			return nil, &recovery.BodyError{Source: "openai", StatusCode: httpResp.StatusCode, Header: httpResp.Header, Err: err}
-		}
-		return nil, fmt.Errorf("openai: %w", err)
+		return nil, sendError(httpResp, err)
 	}
 	return responseOf(r, httpResp), nil
 }
