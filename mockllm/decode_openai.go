@@ -52,12 +52,35 @@ func jsonKind(s *scanner) string {
 		return "null"
 	}
 	at := s.i
-	_, isInt := integer(s.literal())
+	isInt := isInteger(s.literal())
 	s.i = at
 	if isInt {
 		return "an integer"
 	}
 	return "a decimal number"
+}
+
+// isInteger reports whether a JSON number is an integer, whatever its size:
+// an optional minus and digits only.
+func isInteger(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("-"))
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clipLiteral is at most 32 bytes of a number the client sent, to quote.
+func clipLiteral(b []byte) string {
+	if len(b) <= 32 {
+		return string(b)
+	}
+	return string(b[:32]) + "…"
 }
 
 // walkChat walks a chat completion request. It keeps nothing of the body
@@ -112,8 +135,13 @@ func (q *request) readChatMaxTokens(s *scanner, key string) *apiError {
 		return openaiType(s, key, "an integer")
 	}
 	at := s.i
-	n, ok := integer(s.literal())
+	lit := s.literal()
+	n, ok := integer(lit)
 	if !ok {
+		if isInteger(lit) {
+			return openaiParam(key, "integer_above_max_value", fmt.Sprintf(
+				"Invalid '%s': integer above maximum value. Expected a value <= %d, but got %s instead.", key, 1<<31-1, clipLiteral(lit)))
+		}
 		s.i = at
 		return openaiType(s, key, "an integer")
 	}
