@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/faultbench/faultbench/grade"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 	"github.com/faultbench/faultbench/scenario"
@@ -21,7 +22,10 @@ const strategyDir = "strategies"
 // and of the strategy files in a strategies/ folder beside the scenarios'
 // folder would never be checked.
 func checkBudgetNames(scs []*scenario.Scenario, given []recovery.Strategy) error {
+	// grade.Strategy keys the budget of the client that `faultbench grade`
+	// runs; run and validate accept it, grade checks it.
 	known := append(presetNames(), recovery.Aliases()...)
+	known = append(known, grade.Strategy)
 	for _, s := range given {
 		known = append(known, s.Name)
 	}
