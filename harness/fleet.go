@@ -101,8 +101,8 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 	sessions := make([]string, w.Turns)
 	var s *sched
 	var engine *recovery.Engine
-	s = newSched(w.Turns, w.Concurrency,
-		func(k int) time.Time { return clock.Epoch.Add(time.Duration(k) * every) },
+	due := func(k int) time.Time { return clock.Epoch.Add(time.Duration(k) * every) }
+	s = newSched(w.Turns, w.Concurrency, due,
 		func(k int) {
 			started[k] = s.Now()
 			recs[k] = ledger.NewRecorder(name, strategy, clock.Epoch, recovery.CountTokens)
@@ -118,7 +118,8 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 				outcome, reason := Judge(r, err)
 				res = recs[k].Finish(outcome, reason, 1)
 			}
-			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k]), Background: req.Background}
+			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k]), Background: req.Background,
+				Queued: started[k].Sub(due(k))}
 			// Checked and forgotten as soon as the turn ends, so that memory
 			// follows the turns in flight, not the turns run.
 			if err := ledger.Reconcile(res, served(e.mock.Entries(name, sessions[k]))); err != nil {
