@@ -2,6 +2,7 @@ package grade
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -158,16 +159,24 @@ func jitters(runs []Run, _ Bounds) []Finding {
 	return out
 }
 
-// ratiosVary says whether the gaps follow no exact schedule: some gap
-// differs (by more than a sleep's noise, see differ) from what the ratio of
-// the two before it predicts — the same wait again, or the same factor.
+// ratiosVary says whether the gaps follow no exact schedule: with r the
+// median ratio of a gap to the one before it (1 for the same wait again,
+// 2 for exact doubling), some gap differs from r times the one before it
+// by more than a sleep's noise (differ).
 func ratiosVary(g []int64) bool {
-	for i := 2; i < len(g); i++ {
-		if g[i-2] < atOnce || g[i-1] < atOnce {
-			continue
+	var ratios []float64
+	for i := 1; i < len(g); i++ {
+		if g[i-1] >= atOnce {
+			ratios = append(ratios, float64(g[i])/float64(g[i-1]))
 		}
-		predicted := float64(g[i-1]) * float64(g[i-1]) / float64(g[i-2])
-		if differ(int64(predicted), g[i]) {
+	}
+	if len(ratios) < 2 {
+		return false
+	}
+	slices.Sort(ratios)
+	r := ratios[len(ratios)/2]
+	for i := 1; i < len(g); i++ {
+		if g[i-1] >= atOnce && differ(int64(r*float64(g[i-1])), g[i]) {
 			return true
 		}
 	}
