@@ -101,7 +101,7 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 	var scs []*scenario.Scenario
 	var err error
 	if f.pack != "" {
-		scs, err = loadScenarios([]string{f.pack})
+		scs, _, err = loadScenarios(stderr, []string{f.pack})
 	} else if scs, err = grade.Pack(); err != nil {
 		err = fmt.Errorf("the built-in pack: %w", err) // a bug of this build
 	}
@@ -112,7 +112,7 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 	if err != nil {
 		return bad(err)
 	}
-	if err := checkBudgetNames(scs, strategies); err != nil {
+	if err := checkBudgetNames(stderr, scs, false, strategies); err != nil {
 		return err
 	}
 
