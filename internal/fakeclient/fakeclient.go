@@ -24,8 +24,8 @@ const Env = "FAULTBENCH_FAKE_CLIENT"
 //     permanent error, backs off 50 ms·2^n with jitter, lowers max_tokens
 //     after an overflow, switches to the fallback after three overloads,
 //     gives up on a request after 1 s; at most 6 attempts.
-//   - naive: retries every failure 12 times, 30 ms apart, the same
-//     request, with no deadline.
+//   - naive: retries every failure at once, 12 times, the same request,
+//     with no deadline.
 //   - once: one request.
 func Run(policy string) int {
 	env := os.Getenv
@@ -62,8 +62,7 @@ func Run(policy string) int {
 			}
 		}
 		if policy != "good" {
-			time.Sleep(30 * time.Millisecond)
-			continue
+			continue // at once
 		}
 		wait := time.Duration(50<<n) * time.Millisecond
 		wait -= time.Duration(rand.Float64() * 0.25 * float64(wait))
