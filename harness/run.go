@@ -66,4 +66,3 @@ func served(entries []mockllm.Entry) []ledger.Served {
 	}
 	return out
 }
-
