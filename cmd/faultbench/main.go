@@ -49,7 +49,6 @@ type verdict struct{ err error }
 func (v verdict) Error() string { return v.err.Error() }
 func (v verdict) Unwrap() error { return v.err }
 
-
 // Main runs the command line with args and returns the exit code. Ctrl-C
 // (SIGINT) and SIGTERM cancel the runs in flight; what finished is still
 // reported.
