@@ -39,16 +39,22 @@ func newQuotas(sc *scenario.Scenario) *quotas {
 	return q
 }
 
-// reset refills every bucket and forgets the answers in flight.
+// reset refills every bucket. The answers in flight stay in flight: a
+// reset clears the journal and the quotas, it does not end answers that
+// are still being sent, so capacity holds across it.
 func (q *quotas) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	old := q.models
 	q.models = make(map[string]*modelQuota)
 	for name, m := range q.sc.Models {
 		if m.Limits.IsZero() && m.Capacity.Concurrent == 0 {
 			continue
 		}
 		mq := &modelQuota{name: name, concurrent: m.Capacity.Concurrent, maxOutput: m.MaxOutput}
+		if o := old[name]; o != nil {
+			mq.inFlight = o.inFlight
+		}
 		if m.Limits.RPM > 0 {
 			mq.rpm = bucket.New(m.Limits.RPM)
 		}

@@ -218,6 +218,13 @@ var _ = Describe("Quotas", func() {
 		Expect(body.Error.Message).To(ContainSubstring("on tokens per min (TPM): Limit 1000"))
 	})
 
+	It("keeps the answers in flight across a reset: capacity holds", func() {
+		serve(quotaScenario(scenario.RateLimits{}, scenario.Capacity{Concurrent: 1}, scenario.Speed{FirstToken: secs(10)}))
+		Expect(to("a").send(srv, ask("sonnet", 100, 10)).Code).To(Equal(http.StatusOK)) // in flight for 10 s
+		srv.Reset()
+		Expect(to("b").send(srv, ask("sonnet", 100, 10)).Code).To(Equal(529), "a second answer while the first is in flight")
+	})
+
 	It("refills every bucket on reset", func() {
 		serve(quotaScenario(scenario.RateLimits{RPM: 1}, scenario.Capacity{}, scenario.Speed{}))
 		Expect(statuses(srv, to("a"), ask("sonnet", 100, 10), 2)).To(Equal([]int{200, 429}))
