@@ -64,8 +64,9 @@ type Turn struct {
 	// gives the engine a refresh hook, which a 401 may call once.
 	AuthRefresh bool `yaml:"auth_refresh"`
 	// Wire is the API the harness sends the turn by: WireAnthropic (the
-	// default, when empty), WireOpenAI (Chat Completions) or
-	// WireOpenAIResponses (the Responses API).
+	// default, when empty), WireOpenAI (Chat Completions),
+	// WireOpenAIResponses (the Responses API) or WireGemini (the Gemini
+	// API's generateContent).
 	Wire string `yaml:"wire"`
 }
 
@@ -74,6 +75,7 @@ const (
 	WireAnthropic       = "anthropic"
 	WireOpenAI          = "openai"
 	WireOpenAIResponses = "openai-responses"
+	WireGemini          = "gemini"
 )
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.

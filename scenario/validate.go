@@ -245,13 +245,13 @@ func (v *validator) turn(s *Scenario) {
 		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
 	switch t.Wire {
-	case "", WireAnthropic:
+	case "", WireAnthropic, WireGemini:
 	case WireOpenAI, WireOpenAIResponses:
 		if t.Stream {
-			v.errorf("turn.stream", "the harness streams only on the %s wire, not on %s", WireAnthropic, t.Wire)
+			v.errorf("turn.stream", "the harness streams only on the %s and %s wires, not on %s", WireAnthropic, WireGemini, t.Wire)
 		}
 	default:
-		v.errorf("turn.wire", "%q is not a wire; use %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses)
+		v.errorf("turn.wire", "%q is not a wire; use %s, %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses, WireGemini)
 	}
 	switch {
 	case t.SystemTokens < 0:

@@ -24,8 +24,8 @@ var _ = Describe("turn.wire", func() {
 
 	It("refuses another wire, and a stream on an OpenAI wire, naming the field", func() {
 		_, err := scenario.Parse("w.yaml", []byte(doc("  wire: grpc\n")))
-		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai or openai-responses`)))
+		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai, openai-responses or gemini`)))
 		_, err = scenario.Parse("w.yaml", []byte(doc("  wire: openai\n  stream: true\n")))
-		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic wire")))
+		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic and gemini wires")))
 	})
 })
