@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -70,7 +71,12 @@ type fleetTransport struct {
 func (t *fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	k := t.s.current()
 	c := t.clocks[k]
-	r := req.Clone(req.Context())
+	// The request is not cut when the run's context ends: the mock may be
+	// waiting on this turn's behalf, parked in the scheduler, and a client
+	// that went on without its answer would run beside the turn the
+	// scheduler runs. The end of the context reaches the turn through the
+	// engine's next sleep instead.
+	r := req.Clone(context.WithoutCancel(req.Context()))
 	r.Header.Set(mockllm.SessionHeader, turnSession(t.strategy, k))
 	now := c.Now()
 	t.sent(k, now)
@@ -101,8 +107,8 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 	sessions := make([]string, w.Turns)
 	var s *sched
 	var engine *recovery.Engine
-	s = newSched(w.Turns, w.Concurrency,
-		func(k int) time.Time { return clock.Epoch.Add(time.Duration(k) * every) },
+	due := func(k int) time.Time { return clock.Epoch.Add(time.Duration(k) * every) }
+	s = newSched(w.Turns, w.Concurrency, due,
 		func(k int) {
 			started[k] = s.Now()
 			recs[k] = ledger.NewRecorder(name, strategy, clock.Epoch, recovery.CountTokens)
@@ -118,7 +124,8 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 				outcome, reason := Judge(r, err)
 				res = recs[k].Finish(outcome, reason, 1)
 			}
-			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k]), Background: req.Background}
+			turns[k] = ledger.TurnResult{Result: res, Latency: s.Now().Sub(started[k]), Background: req.Background,
+				Queued: started[k].Sub(due(k))}
 			// Checked and forgotten as soon as the turn ends, so that memory
 			// follows the turns in flight, not the turns run.
 			if err := ledger.Reconcile(res, served(e.mock.Entries(name, sessions[k]))); err != nil {
@@ -155,5 +162,11 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 		recovery.WithAuthRefresh(authRefresh(j.sc)),
 	)
 	s.Run()
-	return ledger.Fleet(name, strategy, turns, s.Now().Sub(clock.Epoch)), errors.Join(errs...)
+	res := ledger.Fleet(name, strategy, turns, s.Now().Sub(clock.Epoch))
+	if ctx.Err() != nil && slices.ContainsFunc(turns, func(t ledger.TurnResult) bool { return t.Result.Outcome == ledger.OutcomeCancelled }) {
+		// A turn cut by the end of the context cuts the fleet: its figures
+		// are not the workload's.
+		res.Outcome, res.Reason = ledger.OutcomeCancelled, "context ended"
+	}
+	return res, errors.Join(errs...)
 }

@@ -80,10 +80,36 @@ workload: {turns: 4, concurrency: 2, start: {every: 2s}}
 			// at 3s), turn 4 at 6s (turn 2 ended at 5s).
 			Expect(got).To(Equal([]timing{{1, 3000, 3000}, {2, 5000, 3000}, {3, 7000, 3000}, {4, 9000, 3000}}))
 			Expect(r.Workload.MakespanMS).To(Equal(int64(9000)))
+			// Each turn started when it was due; its 3 s were in flight.
+			Expect(r.Workload.QueuedMS).To(Equal(int64(0)))
+			Expect(r.Workload.InFlightMS).To(Equal(int64(12000)))
 		},
 		Entry("a JSON answer", "false"),
 		Entry("a streamed answer", "true"),
 	)
+
+	It("counts the time a turn waits for a slot as queued", func() {
+		sc, err := scenario.Parse("queued.yaml", []byte(`name: queued
+description: Three turns due together, one at a time, every answer taking 3 s.
+models:
+  m: {context_window: 10000, max_output: 1000, speed: {first_token: 1s, output_tokens_per_second: 100}}
+turn: {model: m, max_tokens: 500, messages: [{count: 1, tokens: 100}], answer_tokens: 200}
+workload: {turns: 3, concurrency: 1, start: together}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{sc}, blindAndClassify()[1:], harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		w := result(rep, "queued", "classify").Workload
+		// Turn 2 waits 3 s for the slot, turn 3 waits 6 s.
+		Expect(w.QueuedMS).To(Equal(int64(9000)))
+		Expect(w.InFlightMS).To(Equal(int64(9000)))
+	})
+
+	It("records the fleet limiter's holds apart from the retries' waits", func() {
+		rep, _ := herd(harness.Options{Seed: 5})
+		Expect(result(rep, "thundering-herd", "classify-fleet").HoldMS).To(BeNumerically(">", 0))
+		Expect(result(rep, "thundering-herd", "blind").HoldMS).To(BeZero())
+	})
 
 	It("shares the bucket among the turns: ten admitted at once, the rest refused, turns overlapping", func() {
 		rep, _ := herd(harness.Options{Seed: 5})

@@ -115,3 +115,15 @@ func TestRecorderTimesTheRequestItWasToldWentOut(t *testing.T) {
 		t.Fatalf("at_ms, duration_ms, duration_ms of the next: %v", got)
 	}
 }
+
+// A policy's hold is the ledger's hold_ms, apart from the retries' wait.
+func TestRecorderSumsHoldsApartFromWaits(t *testing.T) {
+	rec := ledger.NewRecorder("sc", "classify-fleet", clock.Epoch, recovery.CountTokens)
+	rec.Observe(recovery.Event{Type: recovery.EventHold, Wait: 1500 * time.Millisecond, Reason: "rate limiter: rpm"})
+	rec.Observe(recovery.Event{Type: recovery.EventHold, Wait: 250 * time.Millisecond, Reason: "adaptive limiter: 4 in flight, limit 4"})
+	rec.Observe(recovery.Event{Type: recovery.EventWait, Wait: time.Second})
+	r := rec.Finish(ledger.OutcomeSuccess, "", 1)
+	if r.HoldMS != 1750 || r.WaitMS != 1000 {
+		t.Fatalf("hold %d ms, wait %d ms; want 1750 and 1000", r.HoldMS, r.WaitMS)
+	}
+}

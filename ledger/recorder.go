@@ -75,6 +75,8 @@ func (r *Recorder) Observe(e recovery.Event) {
 		r.res.OutputTokens += a.OutputTokens
 	case recovery.EventWait:
 		r.res.WaitMS += e.Wait.Milliseconds()
+	case recovery.EventHold:
+		r.res.HoldMS += e.Wait.Milliseconds()
 	case recovery.EventFallback:
 		r.res.Fallbacks++
 	case recovery.EventEscalate:

@@ -36,21 +36,25 @@ type Attempt struct {
 // Result is what one scenario × strategy run cost. Its JSON is the stable
 // machine contract of docs/reports.md.
 type Result struct {
-	Scenario             string  `json:"scenario"`
-	Strategy             string  `json:"strategy"`
-	Outcome              Outcome `json:"outcome"`
-	Reason               string  `json:"reason,omitempty"` // why it ended so, for failed and truncated
-	Attempts             int     `json:"attempts"`
-	RepairCalls          int     `json:"repair_calls"`
-	WaitMS               int64   `json:"wait_ms"`
-	SubmittedInputTokens int     `json:"submitted_input_tokens"`
-	RepairInputTokens    int     `json:"repair_input_tokens"`
-	OutputTokens         int     `json:"output_tokens"`
-	Fallbacks            int     `json:"fallbacks"`
-	Compactions          int     `json:"compactions"`
-	Escalations          int     `json:"escalations"`
-	Adjustments          int     `json:"adjustments"`
-	Steps                int     `json:"steps"`
+	Scenario    string  `json:"scenario"`
+	Strategy    string  `json:"strategy"`
+	Outcome     Outcome `json:"outcome"`
+	Reason      string  `json:"reason,omitempty"` // why it ended so, for failed and truncated
+	Attempts    int     `json:"attempts"`
+	RepairCalls int     `json:"repair_calls"`
+	WaitMS      int64   `json:"wait_ms"`
+	// HoldMS is the virtual time the strategy's cross-turn policies (its
+	// rate limiter, its adaptive limiter) held requests back before they
+	// were sent: not a retry's wait, so not in WaitMS.
+	HoldMS               int64 `json:"hold_ms"`
+	SubmittedInputTokens int   `json:"submitted_input_tokens"`
+	RepairInputTokens    int   `json:"repair_input_tokens"`
+	OutputTokens         int   `json:"output_tokens"`
+	Fallbacks            int   `json:"fallbacks"`
+	Compactions          int   `json:"compactions"`
+	Escalations          int   `json:"escalations"`
+	Adjustments          int   `json:"adjustments"`
+	Steps                int   `json:"steps"`
 	// LoopWarnings counts the loop guard's warnings injected in an agent
 	// turn; LoopDetector names what stopped it (repeat, ping_pong,
 	// no_progress, step_cap). Both are left out when zero.

@@ -25,6 +25,12 @@ type Workload struct {
 	Status429         int   `json:"status_429"`
 	Status529         int   `json:"status_529"`
 	WastedInputTokens int   `json:"wasted_input_tokens"`
+	// QueuedMS and InFlightMS split the turns' time, summed over them,
+	// beside the result's HoldMS and WaitMS: queued is from when a turn
+	// was due to start to when it started (waiting for a concurrency
+	// slot), in flight is its requests' time from send to answer.
+	QueuedMS   int64 `json:"queued_ms"`
+	InFlightMS int64 `json:"in_flight_ms"`
 	// BackgroundTurns and BackgroundFailed count the turns marked
 	// background (workload.background) and those of them that did not
 	// succeed: a strategy that sheds load fails them on purpose, so that
@@ -40,6 +46,9 @@ type TurnResult struct {
 	Latency time.Duration
 	// Background is whether the turn was marked background.
 	Background bool
+	// Queued is how long the turn waited to start after it was due: the
+	// fleet's concurrency was taken.
+	Queued time.Duration
 }
 
 // Fleet sums the turns of a workload into one result: counts and tokens
@@ -71,6 +80,8 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 		res.Attempts += r.Attempts
 		res.RepairCalls += r.RepairCalls
 		res.WaitMS += r.WaitMS
+		res.HoldMS += r.HoldMS
+		w.QueuedMS += t.Queued.Milliseconds()
 		res.SubmittedInputTokens += r.SubmittedInputTokens
 		res.RepairInputTokens += r.RepairInputTokens
 		res.OutputTokens += r.OutputTokens
@@ -92,9 +103,11 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 			if a.Failed() {
 				w.WastedInputTokens += a.InputTokens
 			}
+			w.InFlightMS += a.DurationMS
 		}
 		for _, a := range r.RepairLog {
 			a.Turn = i + 1
+			w.InFlightMS += a.DurationMS
 			res.RepairLog = append(res.RepairLog, a)
 		}
 	}

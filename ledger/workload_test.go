@@ -66,3 +66,19 @@ func TestFleetCountsAStreamThatFailedAfterItsStatusAsWasted(t *testing.T) {
 		t.Fatalf("a stream that failed after its 200: %+v", *w)
 	}
 }
+
+// A fleet's time splits into queued, held, waiting and in flight, each
+// summed over its turns.
+func TestFleetSplitsTurnTime(t *testing.T) {
+	turns := []TurnResult{
+		{Result: Result{Outcome: OutcomeSuccess, HoldMS: 300, WaitMS: 1000,
+			AttemptsLog: []Attempt{{Status: 429, Kind: "rate_limit", DurationMS: 50}, {Status: 200, Kind: "ok", DurationMS: 2000}},
+			RepairLog:   []Attempt{{Status: 200, Kind: "ok", DurationMS: 400}}}},
+		{Result: Result{Outcome: OutcomeSuccess, HoldMS: 700, AttemptsLog: []Attempt{{Status: 200, Kind: "ok", DurationMS: 1000}}},
+			Queued: 5 * time.Second},
+	}
+	r := Fleet("sc", "st", turns, 9*time.Second)
+	if w := r.Workload; r.HoldMS != 1000 || r.WaitMS != 1000 || w.QueuedMS != 5000 || w.InFlightMS != 3450 {
+		t.Fatalf("hold %d, wait %d, workload %+v", r.HoldMS, r.WaitMS, *w)
+	}
+}
