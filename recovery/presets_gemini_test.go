@@ -27,8 +27,8 @@ var (
 	gNotFound = google(404, "NOT_FOUND", "models/m is not found for API version v1beta.", 0)
 )
 
-// within says every wait i is in [lo[i], hi[i]].
-func within(lo, hi []time.Duration) func(outcome) {
+// waitsIn says every wait i is in [lo[i], hi[i]].
+func waitsIn(lo, hi []time.Duration) func(outcome) {
 	return func(o outcome) {
 		ExpectWithOffset(1, o.waits).To(HaveLen(len(lo)))
 		for i := range lo {
@@ -69,11 +69,11 @@ var _ = Describe("gemini-cli's decision table", func() {
 		// RetryInfo 14 s: max(5 s, 14 s) + 0–20 %; then currentDelay is 28 s,
 		// larger than 14 s: 28 s + 0–20 %.
 		Entry("per-minute 429: RetryInfo waited, raised by the running delay", thenOK(2, perMinute), 3, recovery.Stop(""), 0,
-			within(secs(14, 28), secs(16.8, 33.6))),
+			waitsIn(secs(14, 28), secs(16.8, 33.6))),
 		Entry("per-day quota: terminal, the backup at once with no wait", on("m", perDay), 2, recovery.Stop(""), 1,
-			within(nil, nil)),
+			waitsIn(nil, nil)),
 		Entry("a RetryInfo over 300 s: terminal, the backup at once", on("m", longWait), 2, recovery.Stop(""), 1,
-			within(nil, nil)),
+			waitsIn(nil, nil)),
 		Entry("limit: 0: terminal", on("m", limitNone), 2, recovery.Stop(""), 1, nil),
 		Entry("404: the backup", on("m", gNotFound), 2, recovery.Stop(""), 1, nil),
 		Entry("400 over the window: not retried", always(gTooLong), 1, recovery.StopNotRetryable, 0, nil),
@@ -82,12 +82,12 @@ var _ = Describe("gemini-cli's decision table", func() {
 		// 5, 10, 20, 30, 30 … s ±30 %, nine waits; the tenth failure falls
 		// back with a fresh count.
 		Entry("503 storm: 10 attempts, ±30 % from 5 s to 30 s, then the backup", on("m", gUnavail), 11, recovery.Stop(""), 1,
-			within(secs(3.5, 7, 14, 21, 21, 21, 21, 21, 21), secs(6.5, 13, 26, 39, 39, 39, 39, 39, 39))),
+			waitsIn(secs(3.5, 7, 14, 21, 21, 21, 21, 21, 21), secs(6.5, 13, 26, 39, 39, 39, 39, 39, 39))),
 		Entry("503 on every model: 10 and 10 attempts", always(gUnavail), 20, recovery.StopAttempts, 1, nil),
 		Entry("500 then an answer: one backoff", thenOK(1, gInternal), 2, recovery.Stop(""), 0,
-			within(secs(3.5), secs(6.5))),
+			waitsIn(secs(3.5), secs(6.5))),
 		Entry("retry-after is not read: the backoff", thenOK(1, limited), 2, recovery.Stop(""), 0,
-			within(secs(3.5), secs(6.5))),
+			waitsIn(secs(3.5), secs(6.5))),
 		Entry("401: not retried", always(unauth), 1, recovery.StopAuth, 0, nil),
 	)
 
