@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -70,7 +71,12 @@ type fleetTransport struct {
 func (t *fleetTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	k := t.s.current()
 	c := t.clocks[k]
-	r := req.Clone(req.Context())
+	// The request is not cut when the run's context ends: the mock may be
+	// waiting on this turn's behalf, parked in the scheduler, and a client
+	// that went on without its answer would run beside the turn the
+	// scheduler runs. The end of the context reaches the turn through the
+	// engine's next sleep instead.
+	r := req.Clone(context.WithoutCancel(req.Context()))
 	r.Header.Set(mockllm.SessionHeader, turnSession(t.strategy, k))
 	now := c.Now()
 	t.sent(k, now)
@@ -156,5 +162,11 @@ func (e *env) runFleet(ctx context.Context, j job) (ledger.Result, error) {
 		recovery.WithAuthRefresh(authRefresh(j.sc)),
 	)
 	s.Run()
-	return ledger.Fleet(name, strategy, turns, s.Now().Sub(clock.Epoch)), errors.Join(errs...)
+	res := ledger.Fleet(name, strategy, turns, s.Now().Sub(clock.Epoch))
+	if ctx.Err() != nil && slices.ContainsFunc(turns, func(t ledger.TurnResult) bool { return t.Result.Outcome == ledger.OutcomeCancelled }) {
+		// A turn cut by the end of the context cuts the fleet: its figures
+		// are not the workload's.
+		res.Outcome, res.Reason = ledger.OutcomeCancelled, "context ended"
+	}
+	return res, errors.Join(errs...)
 }

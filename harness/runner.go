@@ -71,7 +71,7 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
-	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: opts.Seed, runTokens: opts.RunTokens, runMessages: opts.RunMessages}
+	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: testTransport(transport)}, seed: opts.Seed, runTokens: opts.RunTokens, runMessages: opts.RunMessages}
 	if e.runTokens <= 0 {
 		e.runTokens = DefaultRunTokens
 	}
@@ -106,6 +106,10 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 	report.Results = results
 	return report, errors.Join(errs...)
 }
+
+// testTransport wraps the transport every run sends through: a test's
+// seam to end a run's context at a chosen request.
+var testTransport = func(rt http.RoundTripper) http.RoundTripper { return rt }
 
 // idlePerRun is how many kept-alive connections one run may leave idle:
 // two for a lone turn, and for a workload as many as it has requests in

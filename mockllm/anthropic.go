@@ -1,6 +1,10 @@
 package mockllm
 
-import "strconv"
+import (
+	"strconv"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
+)
 
 // The Anthropic Messages API wire format: the error envelope, the message,
 // and the events of a stream.
@@ -8,11 +12,11 @@ import "strconv"
 // appendError appends the Anthropic error envelope.
 func appendError(b []byte, e *apiError, requestID string) []byte {
 	b = append(b, `{"type":"error","error":{"type":`...)
-	b = appendString(b, e.typ)
+	b = jsonscan.AppendString(b, e.typ)
 	b = append(b, `,"message":`...)
-	b = appendString(b, e.msg)
+	b = jsonscan.AppendString(b, e.msg)
 	b = append(b, `},"request_id":`...)
-	b = appendString(b, requestID)
+	b = jsonscan.AppendString(b, requestID)
 	return append(b, '}')
 }
 
@@ -21,13 +25,13 @@ func appendError(b []byte, e *apiError, requestID string) []byte {
 // block per tool call.
 func appendAnswer(b []byte, a *answer) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, a.id)
+	b = jsonscan.AppendString(b, a.id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = appendString(b, a.model)
+	b = jsonscan.AppendString(b, a.model)
 	b = append(b, `,"content":[`...)
 	if a.hasText() {
 		b = append(b, `{"type":"text","text":`...)
-		b = appendString(b, a.text)
+		b = jsonscan.AppendString(b, a.text)
 		b = append(b, '}')
 	}
 	for i := range a.tools {
@@ -36,15 +40,15 @@ func appendAnswer(b []byte, a *answer) []byte {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":"tool_use","id":`...)
-		b = appendString(b, t.id)
+		b = jsonscan.AppendString(b, t.id)
 		b = append(b, `,"name":`...)
-		b = appendString(b, t.name)
+		b = jsonscan.AppendString(b, t.name)
 		b = append(b, `,"input":`...)
 		b = append(b, t.input...)
 		b = append(b, '}')
 	}
 	b = append(b, `],"stop_reason":`...)
-	b = appendString(b, a.stop)
+	b = jsonscan.AppendString(b, a.stop)
 	b = append(b, `,"stop_sequence":null,"usage":`...)
 	return append(appendUsage(b, a), '}')
 }
@@ -73,9 +77,9 @@ func (r *reply) anthropicEvents(ev *events) {
 	a := &r.ans
 	b := ev.begin("message_start")
 	b = append(b, `{"type":"message_start","message":{"id":`...)
-	b = appendString(b, a.id)
+	b = jsonscan.AppendString(b, a.id)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = appendString(b, a.model)
+	b = jsonscan.AppendString(b, a.model)
 	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":`...)
 	b = appendUsageOf(b, a.input, 1)
 	ev.end(append(b, `}}`...))
@@ -95,9 +99,9 @@ func (r *reply) anthropicEvents(ev *events) {
 		b = append(b, `{"type":"content_block_start","index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"content_block":{"type":"tool_use","id":`...)
-		b = appendString(b, t.id)
+		b = jsonscan.AppendString(b, t.id)
 		b = append(b, `,"name":`...)
-		b = appendString(b, t.name)
+		b = jsonscan.AppendString(b, t.name)
 		ev.end(append(b, `,"input":{}}}`...))
 		if index == 0 {
 			ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
@@ -108,7 +112,7 @@ func (r *reply) anthropicEvents(ev *events) {
 
 	b = ev.begin("message_delta")
 	b = append(b, `{"type":"message_delta","delta":{"stop_reason":`...)
-	b = appendString(b, a.stop)
+	b = jsonscan.AppendString(b, a.stop)
 	b = append(b, `,"stop_sequence":null},"usage":`...)
 	ev.end(append(appendUsage(b, a), '}'))
 	ev.end(append(ev.begin("message_stop"), `{"type":"message_stop"}`...))
@@ -130,7 +134,7 @@ func delta(ev *events, index int, head, s string) {
 	b = strconv.AppendInt(b, int64(index), 10)
 	b = append(b, `,"delta":`...)
 	b = append(b, head...)
-	b = appendString(b, s)
+	b = jsonscan.AppendString(b, s)
 	ev.carry(len(s))
 	ev.end(append(b, `}}`...))
 }

@@ -3,9 +3,9 @@ package mockllm
 // content reads a message's content, a string or a list of blocks, and
 // returns its tokens.
 func (s *scanner) content() (int, *fieldError) {
-	switch s.peek() {
+	switch s.Peek() {
 	case '"':
-		_, n := s.str()
+		_, n := s.Str()
 		return countBytes(n), nil
 	case '[':
 		return s.blocks(false)
@@ -16,15 +16,15 @@ func (s *scanner) content() (int, *fieldError) {
 // blocks reads a list of content blocks and returns their tokens. With
 // onlyText (the system prompt) every block must be a text block.
 func (s *scanner) blocks(onlyText bool) (int, *fieldError) {
-	s.enter()
+	s.Enter()
 	total := 0
-	for i := 0; s.more(); i++ {
-		s.pushIdx(i)
+	for i := 0; s.More(); i++ {
+		s.PushIdx(i)
 		b, err := s.block()
 		if err == nil && onlyText && b.typ != "text" {
 			err = s.failKey("type", "Input should be 'text'")
 		}
-		s.pop()
+		s.Pop()
 		if err != nil {
 			return 0, err
 		}
@@ -52,17 +52,17 @@ type blockFields struct {
 // blocks the raw JSON of their input, tool_result blocks their content;
 // any other type (image, document, thinking...) is accepted and counts 0.
 func (s *scanner) block() (block, *fieldError) {
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return block{}, s.fail(msgDict)
 	}
-	s.enter()
+	s.Enter()
 	var f blockFields
-	for s.more() {
+	for s.More() {
 		var err *fieldError
-		switch k := s.key(); string(k) {
+		switch k := s.Key(); string(k) {
 		case "type":
 			var ok bool
-			if f.typ, ok = s.stringValue(); !ok {
+			if f.typ, ok = s.StringValue(); !ok {
 				err = s.failKey("type", msgString)
 			}
 			f.hasType = true
@@ -80,25 +80,25 @@ func (s *scanner) block() (block, *fieldError) {
 			f.hasToolUseID = true
 		case "input":
 			f.inputBytes, f.hasInput = 0, false // the last of a repeated key wins
-			if !s.isNull() {
-				start := s.i
-				s.skip()
-				f.inputBytes, f.hasInput = s.i-start, true
+			if !s.IsNull() {
+				start := s.Pos()
+				s.Skip()
+				f.inputBytes, f.hasInput = s.Pos()-start, true
 			}
 		case "content":
 			f.resultToks = 0
-			if !s.isNull() {
-				s.push("content")
+			if !s.IsNull() {
+				s.Push("content")
 				f.resultToks, err = s.content()
-				s.pop()
+				s.Pop()
 			}
 		case "is_error":
-			if c := s.peek(); c != 't' && c != 'f' && c != 'n' {
+			if c := s.Peek(); c != 't' && c != 'f' && c != 'n' {
 				err = s.failKey("is_error", msgBool)
 			}
-			s.literal()
+			s.Literal()
 		default:
-			s.skip()
+			s.Skip()
 		}
 		if err != nil {
 			return block{}, err
@@ -137,25 +137,11 @@ func (f *blockFields) count(s *scanner) (block, *fieldError) {
 	return block{}, nil
 }
 
-// stringValue reads a string and returns its decoded bytes; ok is false
-// (and the value skipped) when the value is not a string.
-func (s *scanner) stringValue() (b []byte, ok bool) {
-	if s.peek() != '"' {
-		s.skip()
-		return nil, false
-	}
-	raw, _ := s.str()
-	if s.escaped {
-		return []byte(unquote(raw)), true
-	}
-	return raw, true
-}
-
 // stringLen reads the string at key and returns its decoded length.
 func (s *scanner) stringLen(key string) (int, *fieldError) {
-	if s.peek() != '"' {
+	if s.Peek() != '"' {
 		return 0, s.failKey(key, msgString)
 	}
-	_, n := s.str()
+	_, n := s.Str()
 	return n, nil
 }

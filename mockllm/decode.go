@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/internal/tokens"
 )
 
@@ -148,17 +149,17 @@ func (q *request) decode(b []byte, wr wire) *apiError {
 	if wr == responsesWire {
 		return q.decodeResponses(b)
 	}
-	s := scanner{b: b, stack: make([]byte, 0, 16)}
+	s := newScanner(b)
 	if q.mem != nil && q.mem.on {
 		s.memo, s.remember = q.mem.last.Load(), true
 	}
 	var err *apiError
 	if wr == openaiWire {
-		err = q.walkChat(&s)
-	} else if e := q.walk(&s); e != nil {
+		err = q.walkChat(s)
+	} else if e := q.walk(s); e != nil {
 		err = bodyError(wr, e)
 	}
-	if (err != nil || !s.end()) && !json.Valid(b) {
+	if (err != nil || !s.End()) && !json.Valid(b) {
 		*q = request{} // a body that could not be decoded tells the journal nothing
 		return syntaxError(b, wr)
 	}
@@ -256,13 +257,13 @@ func (q *request) validate() *apiError {
 // walk walks a Messages request. It keeps nothing of the body but the
 // model's name (and the last message when asked).
 func (q *request) walk(s *scanner) *fieldError {
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return s.fail(msgDict)
 	}
-	s.enter()
-	for s.more() {
+	s.Enter()
+	for s.More() {
 		var err *fieldError
-		switch k := s.key(); string(k) {
+		switch k := s.Key(); string(k) {
 		case "model":
 			err = q.readModel(s)
 		case "max_tokens":
@@ -275,10 +276,10 @@ func (q *request) walk(s *scanner) *fieldError {
 			q.messageTokens, err = s.messages()
 			q.hasMessages = true
 			if err == nil && q.keepLast && s.lastEnd > s.lastStart {
-				q.last = bytes.Clone(s.b[s.lastStart:s.lastEnd])
+				q.last = bytes.Clone(s.Bytes()[s.lastStart:s.lastEnd])
 			}
 		default:
-			s.skip()
+			s.Skip()
 		}
 		if err != nil {
 			return err
@@ -288,19 +289,19 @@ func (q *request) walk(s *scanner) *fieldError {
 }
 
 func (q *request) readModel(s *scanner) *fieldError {
-	if s.peek() != '"' {
+	if s.Peek() != '"' {
 		return s.failKey("model", msgString)
 	}
-	raw, _ := s.str()
-	q.model, q.hasModel = unquote(raw), true
+	raw, _ := s.Str()
+	q.model, q.hasModel = jsonscan.Unquote(raw), true
 	return nil
 }
 
 func (q *request) readMaxTokens(s *scanner) *fieldError {
-	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+	if c := s.Peek(); c != '-' && (c < '0' || c > '9') {
 		return s.failKey("max_tokens", msgInteger)
 	}
-	n, ok := integer(s.literal())
+	n, ok := jsonscan.Integer(s.Literal())
 	if !ok {
 		return s.failKey("max_tokens", msgInteger)
 	}
@@ -309,7 +310,7 @@ func (q *request) readMaxTokens(s *scanner) *fieldError {
 }
 
 func (q *request) readStream(s *scanner) *fieldError {
-	switch s.peek() {
+	switch s.Peek() {
 	case 't':
 		q.stream = true
 	case 'f', 'n':
@@ -317,21 +318,21 @@ func (q *request) readStream(s *scanner) *fieldError {
 	default:
 		return s.failKey("stream", msgBool)
 	}
-	s.literal()
+	s.Literal()
 	return nil
 }
 
 // system reads the system prompt: absent, a string, or a list of text
 // blocks.
 func (s *scanner) system() (int, *fieldError) {
-	s.push("system")
-	defer s.pop()
-	switch s.peek() {
+	s.Push("system")
+	defer s.Pop()
+	switch s.Peek() {
 	case 'n':
-		s.literal()
+		s.Literal()
 		return 0, nil
 	case '"':
-		_, n := s.str()
+		_, n := s.Str()
 		return countBytes(n), nil
 	case '[':
 		return s.blocks(true)
@@ -341,61 +342,61 @@ func (s *scanner) system() (int, *fieldError) {
 
 // messages reads the list of messages and returns their tokens.
 func (s *scanner) messages() (int, *fieldError) {
-	s.push("messages")
-	defer s.pop()
-	if s.peek() != '[' {
+	s.Push("messages")
+	defer s.Pop()
+	if s.Peek() != '[' {
 		return 0, s.fail(msgList)
 	}
-	s.enter()
+	s.Enter()
 	s.recs = s.recs[:0] // the last of a repeated key wins
 	total := 0
-	for i := 0; s.more(); i++ {
+	for i := 0; s.More(); i++ {
 		s.lastStart, s.lastEnd = 0, 0
 		if m, ok := s.reuse(i); ok {
 			total += m.tokens
 			continue
 		}
-		start := s.i
-		s.pushIdx(i)
+		start := s.Pos()
+		s.PushIdx(i)
 		n, err := s.message()
-		s.pop()
+		s.Pop()
 		if err != nil {
 			return 0, err
 		}
-		s.note(memoMsg{start: start, end: s.i, tokens: n, lastStart: s.lastStart, lastEnd: s.lastEnd})
+		s.note(memoMsg{start: start, end: s.Pos(), tokens: n, lastStart: s.lastStart, lastEnd: s.lastEnd})
 		total += n
 	}
 	return total, nil
 }
 
 func (s *scanner) message() (int, *fieldError) {
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return 0, s.fail(msgDict)
 	}
-	s.enter()
+	s.Enter()
 	var (
 		hasRole, hasContent bool
 		n                   int
 	)
-	for s.more() {
+	for s.More() {
 		var err *fieldError
-		switch k := s.key(); string(k) {
+		switch k := s.Key(); string(k) {
 		case "role":
 			hasRole = true
-			role, ok := s.stringValue()
+			role, ok := s.StringValue()
 			if !ok || (string(role) != "user" && string(role) != "assistant") {
 				err = s.failKey("role", "Input should be 'user' or 'assistant'")
 			}
 		case "content":
 			hasContent = true
-			s.push("content")
-			s.peek()
-			start := s.i
+			s.Push("content")
+			s.Peek()
+			start := s.Pos()
 			n, err = s.content()
-			s.lastStart, s.lastEnd = start, s.i
-			s.pop()
+			s.lastStart, s.lastEnd = start, s.Pos()
+			s.Pop()
 		default:
-			s.skip()
+			s.Skip()
 		}
 		if err != nil {
 			return 0, err

@@ -3,6 +3,8 @@ package mockllm
 import (
 	"bytes"
 	"fmt"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
 )
 
 // The OpenAI Chat Completions request: model, max_tokens (or
@@ -39,7 +41,7 @@ func openaiType(s *scanner, param, want string) *apiError {
 // jsonKind names the kind of the value s stands at, as OpenAI's messages
 // do, without consuming it.
 func jsonKind(s *scanner) string {
-	switch c := s.peek(); {
+	switch c := s.Peek(); {
 	case c == '"':
 		return "a string"
 	case c == '{':
@@ -51,9 +53,9 @@ func jsonKind(s *scanner) string {
 	case c == 'n':
 		return "null"
 	}
-	at := s.i
-	_, isInt := integer(s.literal())
-	s.i = at
+	at := s.Pos()
+	_, isInt := jsonscan.Integer(s.Literal())
+	s.Seek(at)
 	if isInt {
 		return "an integer"
 	}
@@ -63,25 +65,25 @@ func jsonKind(s *scanner) string {
 // walkChat walks a chat completion request. It keeps nothing of the body
 // but the model's name (and the last message when asked).
 func (q *request) walkChat(s *scanner) *apiError {
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return openaiParam("", "invalid_type", fmt.Sprintf("Invalid type for body: expected an object, but got %s instead.", jsonKind(s)))
 	}
-	s.enter()
-	for s.more() {
+	s.Enter()
+	for s.More() {
 		var err *apiError
-		switch k := s.key(); string(k) {
+		switch k := s.Key(); string(k) {
 		case "model":
-			if s.peek() != '"' {
+			if s.Peek() != '"' {
 				return openaiType(s, "model", "a string")
 			}
-			raw, _ := s.str()
-			q.model, q.hasModel = unquote(raw), true
+			raw, _ := s.Str()
+			q.model, q.hasModel = jsonscan.Unquote(raw), true
 		case "max_tokens":
 			err = q.readChatMaxTokens(s, "max_tokens")
 		case "max_completion_tokens":
 			err = q.readChatMaxTokens(s, "max_completion_tokens")
 		case "stream":
-			switch s.peek() {
+			switch s.Peek() {
 			case 't':
 				q.stream = true
 			case 'f', 'n':
@@ -89,13 +91,13 @@ func (q *request) walkChat(s *scanner) *apiError {
 			default:
 				return openaiType(s, "stream", "a boolean")
 			}
-			s.literal()
+			s.Literal()
 		case "stream_options":
 			err = q.readStreamOptions(s)
 		case "messages":
 			err = q.readChatMessages(s)
 		default:
-			s.skip()
+			s.Skip()
 		}
 		if err != nil {
 			return err
@@ -105,16 +107,16 @@ func (q *request) walkChat(s *scanner) *apiError {
 }
 
 func (q *request) readChatMaxTokens(s *scanner, key string) *apiError {
-	if s.isNull() {
+	if s.IsNull() {
 		return nil
 	}
-	if c := s.peek(); c != '-' && (c < '0' || c > '9') {
+	if c := s.Peek(); c != '-' && (c < '0' || c > '9') {
 		return openaiType(s, key, "an integer")
 	}
-	at := s.i
-	n, ok := integer(s.literal())
+	at := s.Pos()
+	n, ok := jsonscan.Integer(s.Literal())
 	if !ok {
-		s.i = at
+		s.Seek(at)
 		return openaiType(s, key, "an integer")
 	}
 	q.maxTokens, q.hasMaxTokens, q.maxTokensKey = n, true, key
@@ -122,19 +124,19 @@ func (q *request) readChatMaxTokens(s *scanner, key string) *apiError {
 }
 
 func (q *request) readStreamOptions(s *scanner) *apiError {
-	if s.isNull() {
+	if s.IsNull() {
 		return nil
 	}
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return openaiType(s, "stream_options", "an object")
 	}
-	s.enter()
-	for s.more() {
-		if string(s.key()) != "include_usage" {
-			s.skip()
+	s.Enter()
+	for s.More() {
+		if string(s.Key()) != "include_usage" {
+			s.Skip()
 			continue
 		}
-		switch s.peek() {
+		switch s.Peek() {
 		case 't':
 			q.includeUsage = true
 		case 'f', 'n':
@@ -142,30 +144,30 @@ func (q *request) readStreamOptions(s *scanner) *apiError {
 		default:
 			return openaiType(s, "stream_options.include_usage", "a boolean")
 		}
-		s.literal()
+		s.Literal()
 	}
 	q.streamOptions = true
 	return nil
 }
 
 func (q *request) readChatMessages(s *scanner) *apiError {
-	if s.peek() != '[' {
+	if s.Peek() != '[' {
 		return openaiType(s, "messages", "an array")
 	}
 	q.hasMessages = true
 	q.messages, q.systemTokens, q.messageTokens = 0, 0, 0 // the last of a repeated key wins
-	s.enter()
+	s.Enter()
 	s.recs = s.recs[:0]
-	for i := 0; s.more(); i++ {
+	for i := 0; s.More(); i++ {
 		s.lastStart, s.lastEnd = 0, 0
 		m, ok := s.reuse(i)
 		if !ok {
-			m.start = s.i
+			m.start = s.Pos()
 			var err *apiError
 			if m.tokens, m.system, err = readChatMessage(s, i); err != nil {
 				return err
 			}
-			m.end, m.lastStart, m.lastEnd = s.i, s.lastStart, s.lastEnd
+			m.end, m.lastStart, m.lastEnd = s.Pos(), s.lastStart, s.lastEnd
 			s.note(m)
 		}
 		if m.system {
@@ -176,7 +178,7 @@ func (q *request) readChatMessages(s *scanner) *apiError {
 		q.messages++
 	}
 	if q.keepLast && s.lastEnd > s.lastStart {
-		q.last = bytes.Clone(s.b[s.lastStart:s.lastEnd])
+		q.last = bytes.Clone(s.Bytes()[s.lastStart:s.lastEnd])
 	}
 	return nil
 }
@@ -184,34 +186,34 @@ func (q *request) readChatMessages(s *scanner) *apiError {
 // readChatMessage reads message i and returns its tokens and whether
 // it is a system (or developer) message.
 func readChatMessage(s *scanner, i int) (int, bool, *apiError) {
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return 0, false, openaiType(s, fmt.Sprintf("messages[%d]", i), "an object")
 	}
-	s.enter()
+	s.Enter()
 	var (
 		role                []byte
 		hasRole, hasContent bool
 		content, calls      int // tokens; the last of a repeated key wins
 	)
-	for s.more() {
+	for s.More() {
 		var err *apiError
-		switch k := s.key(); string(k) {
+		switch k := s.Key(); string(k) {
 		case "role":
-			if s.peek() != '"' {
+			if s.Peek() != '"' {
 				return 0, false, openaiType(s, fmt.Sprintf("messages[%d].role", i), "a string")
 			}
-			role, _ = s.stringValue()
+			role, _ = s.StringValue()
 			hasRole = true
 		case "content":
 			hasContent = true
-			s.peek()
-			start := s.i
+			s.Peek()
+			start := s.Pos()
 			content, err = readChatContent(s, i)
-			s.lastStart, s.lastEnd = start, s.i
+			s.lastStart, s.lastEnd = start, s.Pos()
 		case "tool_calls":
 			calls, err = readToolCalls(s, i)
 		default:
-			s.skip()
+			s.Skip()
 		}
 		if err != nil {
 			return 0, false, err
@@ -238,24 +240,24 @@ func readChatMessage(s *scanner, i int) (int, bool, *apiError) {
 // readChatContent reads a message's content: a string, null, or a list of
 // parts whose text and refusal parts count.
 func readChatContent(s *scanner, i int) (int, *apiError) {
-	switch s.peek() {
+	switch s.Peek() {
 	case '"':
-		_, n := s.str()
+		_, n := s.Str()
 		return countBytes(n), nil
 	case 'n':
-		s.literal()
+		s.Literal()
 		return 0, nil
 	case '[':
 	default:
 		return 0, openaiType(s, fmt.Sprintf("messages[%d].content", i), "one of a string or array of objects")
 	}
-	s.enter()
+	s.Enter()
 	total := 0
-	for j := 0; s.more(); j++ {
-		if s.peek() != '{' {
+	for j := 0; s.More(); j++ {
+		if s.Peek() != '{' {
 			return 0, openaiType(s, fmt.Sprintf("messages[%d].content[%d]", i, j), "an object")
 		}
-		s.enter()
+		s.Enter()
 		var (
 			typ           []byte
 			hasType       bool
@@ -263,28 +265,28 @@ func readChatContent(s *scanner, i int) (int, *apiError) {
 			hasText       bool
 			refusalLength int
 		)
-		for s.more() {
-			switch k := s.key(); string(k) {
+		for s.More() {
+			switch k := s.Key(); string(k) {
 			case "type":
-				if s.peek() != '"' {
+				if s.Peek() != '"' {
 					return 0, openaiType(s, fmt.Sprintf("messages[%d].content[%d].type", i, j), "a string")
 				}
-				typ, _ = s.stringValue()
+				typ, _ = s.StringValue()
 				hasType = true
 			case "text":
-				if s.peek() != '"' {
+				if s.Peek() != '"' {
 					return 0, openaiType(s, fmt.Sprintf("messages[%d].content[%d].text", i, j), "a string")
 				}
-				_, textLen = s.str()
+				_, textLen = s.Str()
 				hasText = true
 			case "refusal":
-				if s.peek() == '"' {
-					_, refusalLength = s.str()
+				if s.Peek() == '"' {
+					_, refusalLength = s.Str()
 				} else {
-					s.skip()
+					s.Skip()
 				}
 			default:
-				s.skip()
+				s.Skip()
 			}
 		}
 		switch {
@@ -304,42 +306,42 @@ func readChatContent(s *scanner, i int) (int, *apiError) {
 // readToolCalls reads an assistant message's tool calls; their arguments
 // count.
 func readToolCalls(s *scanner, i int) (int, *apiError) {
-	if s.isNull() {
+	if s.IsNull() {
 		return 0, nil
 	}
-	if s.peek() != '[' {
+	if s.Peek() != '[' {
 		return 0, openaiType(s, fmt.Sprintf("messages[%d].tool_calls", i), "an array")
 	}
-	s.enter()
+	s.Enter()
 	total := 0
-	for j := 0; s.more(); j++ {
-		if s.peek() != '{' {
+	for j := 0; s.More(); j++ {
+		if s.Peek() != '{' {
 			return 0, openaiType(s, fmt.Sprintf("messages[%d].tool_calls[%d]", i, j), "an object")
 		}
-		s.enter()
+		s.Enter()
 		args := 0 // the last function's last arguments win
-		for s.more() {
-			if string(s.key()) != "function" {
-				s.skip()
+		for s.More() {
+			if string(s.Key()) != "function" {
+				s.Skip()
 				continue
 			}
 			args = 0
-			if s.peek() != '{' {
-				s.skip()
+			if s.Peek() != '{' {
+				s.Skip()
 				continue
 			}
-			s.enter()
-			for s.more() {
-				if string(s.key()) != "arguments" {
-					s.skip()
+			s.Enter()
+			for s.More() {
+				if string(s.Key()) != "arguments" {
+					s.Skip()
 					continue
 				}
-				switch s.peek() {
+				switch s.Peek() {
 				case '"':
-					_, n := s.str()
+					_, n := s.Str()
 					args = countBytes(n)
 				case 'n':
-					s.literal()
+					s.Literal()
 					args = 0
 				default:
 					return 0, openaiType(s, fmt.Sprintf("messages[%d].tool_calls[%d].function.arguments", i, j), "a string")

@@ -93,7 +93,7 @@
 //
 // # Quotas, capacity and speed
 //
-// A model's limits (rpm, itpm, otpm) are token buckets (bucket.go): each
+// A model's limits (rpm, itpm, otpm) are token buckets (internal/bucket): each
 // holds its per-minute limit, starts full and refills continuously on the
 // session's clock. A request no rule took is admitted only when the model
 // has fewer than capacity.concurrent answers in flight (else 529

@@ -9,8 +9,8 @@ import (
 // DecodedLen measures a JSON string (with its quotes) the way the request
 // decoder does.
 func DecodedLen(quoted []byte) int {
-	s := scanner{b: quoted}
-	_, n := s.str()
+	s := newScanner(quoted)
+	_, n := s.Str()
 	return n
 }
 

@@ -360,3 +360,14 @@ func (s *session) droppedEntries() int {
 	defer s.mu.Unlock()
 	return s.records.dropped
 }
+
+// mentions reports whether msg contains any of words, ignoring case.
+func mentions(msg string, words ...string) bool {
+	msg = strings.ToLower(msg)
+	for _, w := range words {
+		if strings.Contains(msg, w) {
+			return true
+		}
+	}
+	return false
+}

@@ -66,17 +66,17 @@ func (s *scanner) reuse(i int) (m memoMsg, ok bool) {
 	if s.memo == nil {
 		return m, false
 	}
-	s.peek()
+	s.Peek()
 	if i >= len(s.memo.msgs) {
 		s.memo = nil
 		return m, false
 	}
 	m = s.memo.msgs[i]
-	if m.start != s.i || m.end > len(s.b) || !bytes.Equal(s.b[m.start:m.end], s.memo.body[m.start:m.end]) {
+	if m.start != s.Pos() || m.end > len(s.Bytes()) || !bytes.Equal(s.Bytes()[m.start:m.end], s.memo.body[m.start:m.end]) {
 		s.memo = nil
 		return m, false
 	}
-	s.i = m.end
+	s.Seek(m.end)
 	s.lastStart, s.lastEnd = m.lastStart, m.lastEnd
 	s.note(m)
 	return m, true

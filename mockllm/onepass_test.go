@@ -1,13 +1,14 @@
 package mockllm
 
 import (
-	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
 )
 
 // The decoder checks syntax in the same pass that reads a body. These
@@ -41,15 +42,15 @@ func checkOnePass(t *testing.T, b []byte, wr wire) {
 	}
 	// A valid body: the walker must read it to its end without a syntax
 	// error, or stop at a field error.
-	s := scanner{b: b}
+	s := newScanner(b)
 	var werr bool
 	if wr == openaiWire {
-		werr = new(request).walkChat(&s) != nil
+		werr = new(request).walkChat(s) != nil
 	} else {
-		werr = new(request).walk(&s) != nil
+		werr = new(request).walk(s) != nil
 	}
-	if s.bad || (!werr && !s.end()) {
-		t.Fatalf("%s body %q: valid JSON, but the walker found a syntax error at %d", wr, b, s.i)
+	if s.Bad() || (!werr && !s.End()) {
+		t.Fatalf("%s body %q: valid JSON, but the walker found a syntax error at %d", wr, b, s.Pos())
 	}
 }
 
@@ -57,9 +58,9 @@ func checkOnePass(t *testing.T, b []byte, wr wire) {
 // json.Valid.
 func checkSkip(t *testing.T, b []byte) {
 	t.Helper()
-	s := scanner{b: b}
-	s.skip()
-	if got, want := s.end(), json.Valid(b); got != want {
+	s := newScanner(b)
+	s.Skip()
+	if got, want := s.End(), json.Valid(b); got != want {
 		t.Fatalf("body %q: skip says valid=%v, json.Valid %v", b, got, want)
 	}
 }
@@ -191,7 +192,7 @@ func TestOnePassRefusesWhatJSONValidRefuses(t *testing.T) {
 // TestOnePassNesting holds the scanner to encoding/json's nesting limit,
 // inside a request and in a skipped value.
 func TestOnePassNesting(t *testing.T) {
-	for _, depth := range []int{maxNesting - 2, maxNesting - 1, maxNesting, maxNesting + 1} {
+	for _, depth := range []int{jsonscan.MaxNesting - 2, jsonscan.MaxNesting - 1, jsonscan.MaxNesting, jsonscan.MaxNesting + 1} {
 		nested := strings.Repeat("[", depth) + strings.Repeat("]", depth)
 		checkSkip(t, []byte(nested))
 		body := []byte(`{"model":"s","max_tokens":1,"messages":[],"x":` + nested + `}`)
@@ -219,29 +220,4 @@ func FuzzScanValid(f *testing.F) {
 		checkOnePass(t, b, anthropicWire)
 		checkOnePass(t, b, openaiWire)
 	})
-}
-
-func TestPlainFindsEveryStopByte(t *testing.T) {
-	for n := 0; n < 20; n++ {
-		for at := 0; at <= n; at++ {
-			for _, stop := range []byte{'"', '\\', 0x00, 0x1f, 0x0a} {
-				b := bytes.Repeat([]byte{'a'}, n)
-				want := n
-				if at < n {
-					b[at], want = stop, at
-				}
-				if got := plain(b); got != want {
-					t.Fatalf("plain(%q) = %d, want %d", b, got, want)
-				}
-			}
-			// Bytes that are not stops, in every lane.
-			b := bytes.Repeat([]byte{0x20}, n)
-			if at < n {
-				b[at] = 0xff
-			}
-			if got := plain(b); got != n {
-				t.Fatalf("plain(%q) = %d, want %d", b, got, n)
-			}
-		}
-	}
 }

@@ -5,6 +5,8 @@ import (
 	"net/http"
 	"strconv"
 	"time"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
 )
 
 // The OpenAI Chat Completions wire format: the error object, the
@@ -115,9 +117,9 @@ func (r *reply) rateLimitHeaders(h http.Header) {
 // appendOpenAIError appends {"error":{"message","type","param","code"}}.
 func appendOpenAIError(b []byte, e *apiError) []byte {
 	b = append(b, `{"error":{"message":`...)
-	b = appendString(b, e.msg)
+	b = jsonscan.AppendString(b, e.msg)
 	b = append(b, `,"type":`...)
-	b = appendString(b, e.typ)
+	b = jsonscan.AppendString(b, e.typ)
 	b = append(b, `,"param":`...)
 	b = appendNullable(b, e.param)
 	b = append(b, `,"code":`...)
@@ -129,7 +131,7 @@ func appendNullable(b []byte, s string) []byte {
 	if s == "" {
 		return append(b, "null"...)
 	}
-	return appendString(b, s)
+	return jsonscan.AppendString(b, s)
 }
 
 // finishReason is OpenAI's word for a stop reason.
@@ -150,7 +152,7 @@ func appendCompletion(b []byte, a *answer, created int64) []byte {
 	b = appendHead(b, a, created, "chat.completion")
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
 	if a.hasText() {
-		b = appendString(b, a.text)
+		b = jsonscan.AppendString(b, a.text)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -166,7 +168,7 @@ func appendCompletion(b []byte, a *answer, created int64) []byte {
 		b = append(b, ']')
 	}
 	b = append(b, `},"logprobs":null,"finish_reason":`...)
-	b = appendString(b, finishReason(a.stop))
+	b = jsonscan.AppendString(b, finishReason(a.stop))
 	b = append(b, `}],"usage":`...)
 	b = appendOpenAIUsage(b, a)
 	return append(b, `,"service_tier":"default","system_fingerprint":null}`...)
@@ -175,22 +177,22 @@ func appendCompletion(b []byte, a *answer, created int64) []byte {
 // appendHead appends the fields that open a completion or a chunk.
 func appendHead(b []byte, a *answer, created int64, object string) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, a.id)
+	b = jsonscan.AppendString(b, a.id)
 	b = append(b, `,"object":"`...)
 	b = append(b, object...)
 	b = append(b, `","created":`...)
 	b = strconv.AppendInt(b, created, 10)
 	b = append(b, `,"model":`...)
-	return appendString(b, a.model)
+	return jsonscan.AppendString(b, a.model)
 }
 
 func appendToolCall(b []byte, t *toolCall, args string) []byte {
 	b = append(b, `{"id":`...)
-	b = appendString(b, t.id)
+	b = jsonscan.AppendString(b, t.id)
 	b = append(b, `,"type":"function","function":{"name":`...)
-	b = appendString(b, t.name)
+	b = jsonscan.AppendString(b, t.name)
 	b = append(b, `,"arguments":`...)
-	b = appendString(b, args)
+	b = jsonscan.AppendString(b, args)
 	return append(b, `}}`...)
 }
 
@@ -219,7 +221,7 @@ func (r *reply) openaiEvents(ev *events) {
 		b = append(b, `,"system_fingerprint":null,"choices":[{"index":0,"delta":`...)
 		b = append(b, choice...)
 		if tail != "" {
-			b = appendString(b, s)
+			b = jsonscan.AppendString(b, s)
 			b = append(b, tail...)
 			ev.carry(len(s))
 		}
@@ -239,9 +241,9 @@ func (r *reply) openaiEvents(ev *events) {
 		t := &a.tools[i]
 		first := strconv.AppendInt([]byte(`{"tool_calls":[{"index":`), int64(i), 10)
 		first = append(first, `,"id":`...)
-		first = appendString(first, t.id)
+		first = jsonscan.AppendString(first, t.id)
 		first = append(first, `,"type":"function","function":{"name":`...)
-		first = appendString(first, t.name)
+		first = jsonscan.AppendString(first, t.name)
 		chunk(string(append(first, `,"arguments":""}}]}`...)), "", "")
 		head := `{"tool_calls":[{"index":` + strconv.Itoa(i) + `,"function":{"arguments":`
 		chunks(t.input, func(s string) { chunk(head, s, "}}]}") })
@@ -249,7 +251,7 @@ func (r *reply) openaiEvents(ev *events) {
 
 	b := appendHead(ev.begin(""), a, r.created, "chat.completion.chunk")
 	b = append(b, `,"system_fingerprint":null,"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":`...)
-	b = appendString(b, finishReason(a.stop))
+	b = jsonscan.AppendString(b, finishReason(a.stop))
 	b = append(b, `}]`...)
 	if r.usage {
 		b = append(b, `,"usage":null`...)

@@ -8,6 +8,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/faultbench/faultbench/mockllm/internal/bucket"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -26,7 +27,7 @@ type quotas struct {
 // its answers in flight.
 type modelQuota struct {
 	name            string
-	rpm, itpm, otpm *bucket
+	rpm, itpm, otpm *bucket.Bucket
 	concurrent      int
 	inFlight        []time.Time // ends of admitted answers, in no order
 	maxOutput       int
@@ -49,13 +50,13 @@ func (q *quotas) reset() {
 		}
 		mq := &modelQuota{name: name, concurrent: m.Capacity.Concurrent, maxOutput: m.MaxOutput}
 		if m.Limits.RPM > 0 {
-			mq.rpm = newBucket(m.Limits.RPM)
+			mq.rpm = bucket.New(m.Limits.RPM)
 		}
 		if m.Limits.ITPM > 0 {
-			mq.itpm = newBucket(m.Limits.ITPM)
+			mq.itpm = bucket.New(m.Limits.ITPM)
 		}
 		if m.Limits.OTPM > 0 {
-			mq.otpm = newBucket(m.Limits.OTPM)
+			mq.otpm = bucket.New(m.Limits.OTPM)
 		}
 		q.models[name] = mq
 	}
@@ -100,8 +101,8 @@ func (q *quotas) admit(wr wire, model, requestID string, input, maxTokens int, n
 		if a.b == nil {
 			continue
 		}
-		a.b.advance(now)
-		if d := a.b.wait(a.n); !a.b.canPay(a.n) && (worst == nil || d > wait) {
+		a.b.Advance(now)
+		if d := a.b.Wait(a.n); !a.b.CanPay(a.n) && (worst == nil || d > wait) {
 			worst, wait = a, d
 		}
 	}
@@ -111,7 +112,7 @@ func (q *quotas) admit(wr wire, model, requestID string, input, maxTokens int, n
 	}
 	for _, a := range asks {
 		if a.b != nil {
-			a.b.pay(a.n)
+			a.b.Pay(a.n)
 		}
 	}
 	return &ticket{mq: mq, reserved: int64(maxTokens)}, nil, 0
@@ -127,7 +128,7 @@ func (q *quotas) settle(t *ticket, output int, end time.Time) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	if t.mq.otpm != nil {
-		t.mq.otpm.settle(t.reserved-int64(output), end)
+		t.mq.otpm.Settle(t.reserved-int64(output), end)
 	}
 	if t.mq.concurrent > 0 {
 		t.mq.inFlight = append(t.mq.inFlight, end)
@@ -136,7 +137,7 @@ func (q *quotas) settle(t *ticket, output int, end time.Time) {
 
 // ask is what one bucket is asked to pay, and how the limit is named.
 type ask struct {
-	b      *bucket
+	b      *bucket.Bucket
 	n      int64
 	what   string // "requests", "input tokens", "output tokens"
 	openai string // OpenAI's name of the limit: "requests" or "tokens"
@@ -154,13 +155,13 @@ func (mq *modelQuota) asks(input, maxTokens int) [3]ask {
 // refused is the 429 of a bucket that cannot pay, worded as the wire's
 // real API words it.
 func refused(wr wire, model string, a *ask, mq *modelQuota) *apiError {
-	limit := a.b.limit
+	limit := a.b.Limit()
 	if wr.openai() {
-		used := limit - a.b.remaining()
+		used := limit - a.b.Remaining()
 		e := &apiError{status: http.StatusTooManyRequests, typ: a.openai, code: "rate_limit_exceeded", kind: kindRateLimit}
 		e.msg = fmt.Sprintf("Rate limit reached for %s in organization org-faultbench on %s per min (%s): "+
 			"Limit %d, Used %d, Requested %d. Please try again in %s. Visit https://platform.openai.com/account/rate-limits to learn more.",
-			model, a.what, a.abbrev, limit, used, a.n, waitText(a.b.wait(a.n).Round(time.Millisecond)))
+			model, a.what, a.abbrev, limit, used, a.n, waitText(a.b.Wait(a.n).Round(time.Millisecond)))
 		return e
 	}
 	return &apiError{
@@ -204,12 +205,12 @@ func (q *quotas) state(model string, now time.Time) *rateState {
 	}
 	rs := &rateState{now: now}
 	for _, p := range []struct {
-		b  *bucket
+		b  *bucket.Bucket
 		ls *limitState
 	}{{mq.rpm, &rs.requests}, {mq.itpm, &rs.input}, {mq.otpm, &rs.output}} {
 		if p.b != nil {
-			p.b.advance(now)
-			*p.ls = limitState{limit: p.b.limit, remaining: p.b.remaining(), reset: p.b.untilFull()}
+			p.b.Advance(now)
+			*p.ls = limitState{limit: p.b.Limit(), remaining: p.b.Remaining(), reset: p.b.UntilFull()}
 		}
 	}
 	return rs

@@ -3,6 +3,8 @@ package mockllm
 import (
 	"bytes"
 	"strconv"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
 )
 
 // The OpenAI Responses API wire format (POST <base>v1/responses): the
@@ -34,7 +36,7 @@ func responseStopReason(a *answer) string {
 func (r *reply) appendResponse(b []byte, status string, output bool) []byte {
 	a := &r.ans
 	b = append(b, `{"id":`...)
-	b = appendString(b, a.id)
+	b = jsonscan.AppendString(b, a.id)
 	b = append(b, `,"object":"response","created_at":`...)
 	b = strconv.AppendInt(b, r.created, 10)
 	b = append(b, `,"status":"`...)
@@ -46,7 +48,7 @@ func (r *reply) appendResponse(b []byte, status string, output bool) []byte {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"instructions":null,"max_output_tokens":null,"model":`...)
-	b = appendString(b, a.model)
+	b = jsonscan.AppendString(b, a.model)
 	b = append(b, `,"output":[`...)
 	if output {
 		b = r.appendItems(b, status)
@@ -87,11 +89,11 @@ func (r *reply) callItemID(k int) string { return itemID("fc_", r.ans.id, k+1) }
 // appendMessageItem appends the message item with its text.
 func (r *reply) appendMessageItem(b []byte, status, text string) []byte {
 	b = append(b, `{"type":"message","id":`...)
-	b = appendString(b, r.messageItemID())
+	b = jsonscan.AppendString(b, r.messageItemID())
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	b = append(b, `","role":"assistant","content":[{"type":"output_text","text":`...)
-	b = appendString(b, text)
+	b = jsonscan.AppendString(b, text)
 	return append(b, `,"annotations":[],"logprobs":[]}]}`...)
 }
 
@@ -99,13 +101,13 @@ func (r *reply) appendMessageItem(b []byte, status, text string) []byte {
 func (r *reply) appendCallItem(b []byte, k int, status, args string) []byte {
 	t := &r.ans.tools[k]
 	b = append(b, `{"type":"function_call","id":`...)
-	b = appendString(b, r.callItemID(k))
+	b = jsonscan.AppendString(b, r.callItemID(k))
 	b = append(b, `,"call_id":`...)
-	b = appendString(b, t.id)
+	b = jsonscan.AppendString(b, t.id)
 	b = append(b, `,"name":`...)
-	b = appendString(b, t.name)
+	b = jsonscan.AppendString(b, t.name)
 	b = append(b, `,"arguments":`...)
-	b = appendString(b, args)
+	b = jsonscan.AppendString(b, args)
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	return append(b, `"}`...)
@@ -162,26 +164,26 @@ func (r *reply) responseEvents(ev *events) {
 		id := r.messageItemID()
 		b := st.begin("response.output_item.added")
 		b = append(b, `,"output_index":0,"item":{"type":"message","id":`...)
-		b = appendString(b, id)
+		b = jsonscan.AppendString(b, id)
 		st.end(append(b, `,"status":"in_progress","role":"assistant","content":[]}`...))
 		head := func(typ string) []byte {
 			b := st.begin(typ)
 			b = append(b, `,"item_id":`...)
-			b = appendString(b, id)
+			b = jsonscan.AppendString(b, id)
 			return append(b, `,"output_index":0,"content_index":0`...)
 		}
 		st.end(append(head("response.content_part.added"), `,"part":{"type":"output_text","text":"","annotations":[],"logprobs":[]}`...))
 		chunks(a.text, func(s string) {
 			b := append(head("response.output_text.delta"), `,"delta":`...)
-			b = appendString(b, s)
+			b = jsonscan.AppendString(b, s)
 			ev.carry(len(s))
 			st.end(append(b, `,"logprobs":[]`...))
 		})
 		b = append(head("response.output_text.done"), `,"text":`...)
-		b = appendString(b, a.text)
+		b = jsonscan.AppendString(b, a.text)
 		st.end(append(b, `,"logprobs":[]`...))
 		b = append(head("response.content_part.done"), `,"part":{"type":"output_text","text":`...)
-		b = appendString(b, a.text)
+		b = jsonscan.AppendString(b, a.text)
 		st.end(append(b, `,"annotations":[],"logprobs":[]}`...))
 		b = append(st.begin("response.output_item.done"), `,"output_index":0,"item":`...)
 		st.end(r.appendMessageItem(b, responseStatus(a), a.text))
@@ -197,18 +199,18 @@ func (r *reply) responseEvents(ev *events) {
 		head := func(typ string) []byte {
 			b := st.begin(typ)
 			b = append(b, `,"item_id":`...)
-			b = appendString(b, id)
+			b = jsonscan.AppendString(b, id)
 			b = append(b, `,"output_index":`...)
 			return strconv.AppendInt(b, int64(index), 10)
 		}
 		chunks(a.tools[k].input, func(s string) {
 			b := append(head("response.function_call_arguments.delta"), `,"delta":`...)
-			b = appendString(b, s)
+			b = jsonscan.AppendString(b, s)
 			ev.carry(len(s))
 			st.end(b)
 		})
 		b = append(head("response.function_call_arguments.done"), `,"arguments":`...)
-		st.end(appendString(b, a.tools[k].input))
+		st.end(jsonscan.AppendString(b, a.tools[k].input))
 		b = append(st.begin("response.output_item.done"), `,"output_index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"item":`...)
@@ -232,16 +234,16 @@ func (r *reply) responseFailed(ev *events, e *apiError) {
 	}
 	b := st.begin("error")
 	b = append(b, `,"code":`...)
-	b = appendString(b, code)
+	b = jsonscan.AppendString(b, code)
 	b = append(b, `,"message":`...)
-	b = appendString(b, e.msg)
+	b = jsonscan.AppendString(b, e.msg)
 	st.end(append(b, `,"param":null`...))
 	b = st.begin("response.failed")
 	b = append(b, `,"response":`...)
 	resp := r.appendResponse(nil, "failed", false)
 	// The failed response carries its error where the others say null.
-	failed := append([]byte(`{"code":`), appendString(nil, code)...)
-	failed = append(append(failed, `,"message":`...), appendString(nil, e.msg)...)
+	failed := append([]byte(`{"code":`), jsonscan.AppendString(nil, code)...)
+	failed = append(append(failed, `,"message":`...), jsonscan.AppendString(nil, e.msg)...)
 	failed = append(failed, '}')
 	resp = bytes.Replace(resp, []byte(`"error":null`), append([]byte(`"error":`), failed...), 1)
 	st.end(append(b, resp...))

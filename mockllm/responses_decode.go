@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
 )
 
 // The Responses API request: model, input (a string, or a list of items:
@@ -23,29 +25,29 @@ func (q *request) decodeResponses(b []byte) *apiError {
 	if !json.Valid(b) {
 		return openaiUnparsable()
 	}
-	s := &scanner{b: b}
-	if s.peek() != '{' {
+	s := newScanner(b)
+	if s.Peek() != '{' {
 		return openaiParam("", "invalid_type", fmt.Sprintf("Invalid type for body: expected an object, but got %s instead.", jsonKind(s)))
 	}
 	q.maxTokensKey = "max_output_tokens"
 	hasInput := false
 	var err *apiError
-	s.enter()
-	for s.more() && err == nil {
-		switch k := s.key(); string(k) {
+	s.Enter()
+	for s.More() && err == nil {
+		switch k := s.Key(); string(k) {
 		case "model":
-			if s.peek() != '"' {
+			if s.Peek() != '"' {
 				return openaiType(s, "model", "a string")
 			}
-			raw, _ := s.str()
-			q.model, q.hasModel = unquote(raw), true
+			raw, _ := s.Str()
+			q.model, q.hasModel = jsonscan.Unquote(raw), true
 		case "instructions":
-			switch s.peek() {
+			switch s.Peek() {
 			case '"':
-				_, n := s.str()
+				_, n := s.Str()
 				q.systemTokens = countBytes(n)
 			case 'n':
-				s.literal()
+				s.Literal()
 			default:
 				return openaiType(s, "instructions", "a string")
 			}
@@ -55,7 +57,7 @@ func (q *request) decodeResponses(b []byte) *apiError {
 		case "max_output_tokens":
 			err = q.readChatMaxTokens(s, "max_output_tokens")
 		case "stream":
-			switch s.peek() {
+			switch s.Peek() {
 			case 't':
 				q.stream = true
 			case 'f', 'n':
@@ -63,11 +65,11 @@ func (q *request) decodeResponses(b []byte) *apiError {
 			default:
 				return openaiType(s, "stream", "a boolean")
 			}
-			s.literal()
+			s.Literal()
 		case "tools":
 			q.toolTokens = toolTokens(s)
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}
 	switch {
@@ -90,22 +92,22 @@ func (q *request) decodeResponses(b []byte) *apiError {
 // A function_call_output must answer a function_call before it, and every
 // function_call must be answered, as the real API requires.
 func (q *request) readInput(s *scanner) *apiError {
-	switch s.peek() {
+	switch s.Peek() {
 	case '"':
-		start := s.i
-		_, n := s.str()
+		start := s.Pos()
+		_, n := s.Str()
 		q.messageTokens += countBytes(n)
 		if q.keepLast {
-			q.last = bytes.Clone(s.b[start:s.i])
+			q.last = bytes.Clone(s.Bytes()[start:s.Pos()])
 		}
 		return nil
 	case '[':
 	default:
 		return openaiType(s, "input", "one of a string or array of objects")
 	}
-	s.enter()
+	s.Enter()
 	var calls []string // function calls not answered yet
-	for i := 0; s.more(); i++ {
+	for i := 0; s.More(); i++ {
 		it, err := readItem(s, i)
 		if err != nil {
 			return err
@@ -129,7 +131,7 @@ func (q *request) readInput(s *scanner) *apiError {
 		}
 		q.messages++
 		if q.keepLast && it.contentEnd > it.contentStart {
-			q.last = bytes.Clone(s.b[it.contentStart:it.contentEnd])
+			q.last = bytes.Clone(s.Bytes()[it.contentStart:it.contentEnd])
 		}
 	}
 	if len(calls) > 0 {
@@ -150,39 +152,39 @@ type item struct {
 // role, and the texts that count.
 func readItem(s *scanner, i int) (item, *apiError) {
 	var it item
-	if s.peek() != '{' {
+	if s.Peek() != '{' {
 		return it, openaiType(s, fmt.Sprintf("input[%d]", i), "an object")
 	}
-	s.enter()
-	for s.more() {
-		switch string(s.key()) {
+	s.Enter()
+	for s.More() {
+		switch string(s.Key()) {
 		case "type":
-			v, _ := s.stringValue()
+			v, _ := s.StringValue()
 			it.typ = string(v)
 		case "role":
-			v, _ := s.stringValue()
+			v, _ := s.StringValue()
 			it.system = string(v) == "system" || string(v) == "developer"
 		case "call_id":
-			v, _ := s.stringValue()
+			v, _ := s.StringValue()
 			it.callID = string(v)
 		case "content", "output":
-			s.peek()
-			it.contentStart = s.i
+			s.Peek()
+			it.contentStart = s.Pos()
 			n, err := readParts(s, i)
 			if err != nil {
 				return it, err
 			}
 			it.tokens += n
-			it.contentEnd = s.i
+			it.contentEnd = s.Pos()
 		case "arguments":
-			if s.peek() == '"' {
-				_, n := s.str()
+			if s.Peek() == '"' {
+				_, n := s.Str()
 				it.tokens += countBytes(n)
 			} else {
-				s.skip()
+				s.Skip()
 			}
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}
 	return it, nil
@@ -191,32 +193,32 @@ func readItem(s *scanner, i int) (item, *apiError) {
 // readParts reads a message's content or a function call's output: a
 // string, or a list of parts whose text counts.
 func readParts(s *scanner, i int) (int, *apiError) {
-	switch s.peek() {
+	switch s.Peek() {
 	case '"':
-		_, n := s.str()
+		_, n := s.Str()
 		return countBytes(n), nil
 	case 'n':
-		s.literal()
+		s.Literal()
 		return 0, nil
 	case '[':
 	default:
 		return 0, openaiType(s, fmt.Sprintf("input[%d].content", i), "one of a string or array of objects")
 	}
-	s.enter()
+	s.Enter()
 	total := 0
-	for s.more() {
-		if s.peek() != '{' {
-			s.skip()
+	for s.More() {
+		if s.Peek() != '{' {
+			s.Skip()
 			continue
 		}
-		s.enter()
-		for s.more() {
-			if string(s.key()) == "text" && s.peek() == '"' {
-				_, n := s.str()
+		s.Enter()
+		for s.More() {
+			if string(s.Key()) == "text" && s.Peek() == '"' {
+				_, n := s.Str()
 				total += countBytes(n)
 				continue
 			}
-			s.skip()
+			s.Skip()
 		}
 	}
 	return total, nil

@@ -4,6 +4,7 @@ import (
 	"sync"
 	"unicode/utf8"
 
+	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -125,7 +126,7 @@ func (r *reply) brokenEvent(ev *events) {
 	if r.wire == openaiWire {
 		b := ev.begin("")
 		b = append(b, `{"id":`...)
-		b = appendString(b, r.ans.id)
+		b = jsonscan.AppendString(b, r.ans.id)
 		ev.end(append(b, `,"object":"chat.completion.chu`...))
 		return
 	}

@@ -10,13 +10,13 @@ package mockllm
 // and returns their tokens; anything that is not a list of objects counts
 // nothing.
 func toolTokens(s *scanner) int {
-	if s.peek() != '[' {
-		s.skip()
+	if s.Peek() != '[' {
+		s.Skip()
 		return 0
 	}
-	s.enter()
+	s.Enter()
 	total := 0
-	for s.more() {
+	for s.More() {
 		total += toolDefinition(s)
 	}
 	return total
@@ -26,14 +26,14 @@ func toolTokens(s *scanner) int {
 // those of a nested "function" object; of a key given twice, the last
 // counts, as encoding/json would read it.
 func toolDefinition(s *scanner) int {
-	if s.peek() != '{' {
-		s.skip()
+	if s.Peek() != '{' {
+		s.Skip()
 		return 0
 	}
-	s.enter()
+	s.Enter()
 	var name, desc, inSchema, params, fn int
-	for s.more() {
-		switch string(s.key()) {
+	for s.More() {
+		switch string(s.Key()) {
 		case "name":
 			name = stringTokens(s)
 		case "description":
@@ -45,7 +45,7 @@ func toolDefinition(s *scanner) int {
 		case "function":
 			fn = toolDefinition(s)
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}
 	return name + desc + inSchema + params + fn
@@ -53,18 +53,18 @@ func toolDefinition(s *scanner) int {
 
 // stringTokens is the tokens of a string value, 0 for any other.
 func stringTokens(s *scanner) int {
-	if s.peek() != '"' {
-		s.skip()
+	if s.Peek() != '"' {
+		s.Skip()
 		return 0
 	}
-	_, n := s.str()
+	_, n := s.Str()
 	return countBytes(n)
 }
 
 // rawTokens is the tokens of a value's raw JSON.
 func rawTokens(s *scanner) int {
-	s.peek()
-	start := s.i
-	s.skip()
-	return countBytes(s.i - start)
+	s.Peek()
+	start := s.Pos()
+	s.Skip()
+	return countBytes(s.Pos() - start)
 }

@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/http"
 	"strings"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
 )
 
 // The rules a conversation must follow beyond its fields' types, checked
@@ -74,19 +76,19 @@ type idAt struct {
 //
 // The same pass counts the tool definitions into q (see toolTokens).
 func checkMessages(b []byte, q *request) *apiError {
-	s := &scanner{b: b}
-	if s.peek() != '{' {
+	s := newScanner(b)
+	if s.Peek() != '{' {
 		return nil
 	}
-	s.enter()
+	s.Enter()
 	var err *apiError
 	found := false
-	for s.more() {
-		switch k := s.key(); {
+	for s.More() {
+		switch k := s.Key(); {
 		case string(k) == "tools":
 			q.toolTokens = toolTokens(s)
-		case string(k) != "messages" || s.peek() != '[':
-			s.skip()
+		case string(k) != "messages" || s.Peek() != '[':
+			s.Skip()
 		default:
 			found = true
 			err = anthropicMessages(s) // the last of a repeated key wins
@@ -99,7 +101,7 @@ func checkMessages(b []byte, q *request) *apiError {
 }
 
 func anthropicMessages(s *scanner) *apiError {
-	s.enter()
+	s.Enter()
 	var (
 		prev    blockShape
 		n       int
@@ -125,7 +127,7 @@ func anthropicMessages(s *scanner) *apiError {
 				"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, strings.Join(missing, ", ")))
 		}
 	)
-	for i := 0; s.more(); i++ {
+	for i := 0; s.More(); i++ {
 		cur, err := anthropicMessage(s)
 		n++
 		if bad != nil {
@@ -184,40 +186,40 @@ func contains(ids []string, id string) bool {
 // anthropicMessage reads one message's role and content blocks.
 func anthropicMessage(s *scanner) (blockShape, *apiError) {
 	var m blockShape
-	if s.peek() != '{' {
-		s.skip()
+	if s.Peek() != '{' {
+		s.Skip()
 		return m, nil
 	}
-	s.enter()
+	s.Enter()
 	var err *apiError
-	for s.more() {
-		switch string(s.key()) {
+	for s.More() {
+		switch string(s.Key()) {
 		case "role":
-			role, _ := s.stringValue()
+			role, _ := s.StringValue()
 			m.role = roleOf(role)
 		case "content":
 			m.uses, m.results = m.uses[:0], m.results[:0]
-			switch s.peek() {
+			switch s.Peek() {
 			case '"':
-				raw := s.rawString()
+				raw := s.RawString()
 				m.empty = len(raw) == 0
 				if len(raw) > 0 && err == nil && blank(raw) {
 					err = invalidRequest("messages: text content blocks must contain non-whitespace text")
 				}
 			case '[':
-				s.enter()
+				s.Enter()
 				m.empty = true
-				for k := 0; s.more(); k++ {
+				for k := 0; s.More(); k++ {
 					m.empty = false
 					if e := m.block(s, k); e != nil && err == nil {
 						err = e
 					}
 				}
 			default:
-				s.skip()
+				s.Skip()
 			}
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}
 	return m, err
@@ -225,34 +227,34 @@ func anthropicMessage(s *scanner) (blockShape, *apiError) {
 
 // block reads content block k of a message.
 func (m *blockShape) block(s *scanner, k int) *apiError {
-	if s.peek() != '{' {
-		s.skip()
+	if s.Peek() != '{' {
+		s.Skip()
 		return nil
 	}
-	s.enter()
+	s.Enter()
 	var (
 		typ, id, useID []byte
 		text           []byte
 		textLen        int
 		hasText        bool
 	)
-	for s.more() {
-		switch string(s.key()) {
+	for s.More() {
+		switch string(s.Key()) {
 		case "type":
-			typ, _ = s.stringValue()
+			typ, _ = s.StringValue()
 		case "id":
-			id, _ = s.stringValue()
+			id, _ = s.StringValue()
 		case "tool_use_id":
-			useID, _ = s.stringValue()
+			useID, _ = s.StringValue()
 		case "text":
-			if s.peek() == '"' {
-				text = s.rawString()
+			if s.Peek() == '"' {
+				text = s.RawString()
 				textLen, hasText = len(text), true
 			} else {
-				s.skip()
+				s.Skip()
 			}
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}
 	switch string(typ) {
@@ -275,7 +277,7 @@ func (m *blockShape) block(s *scanner, k int) *apiError {
 // only, escaped or not.
 func blank(raw []byte) bool {
 	if bytes.IndexByte(raw, '\\') >= 0 {
-		return strings.TrimSpace(unquote(raw)) == ""
+		return strings.TrimSpace(jsonscan.Unquote(raw)) == ""
 	}
 	return len(bytes.TrimSpace(raw)) == 0
 }
@@ -296,16 +298,4 @@ func roleOf(b []byte) string {
 		return "developer"
 	}
 	return ""
-}
-
-// rawString consumes a string (s stands at its opening quote) without
-// measuring it, and returns its raw bytes between the quotes: empty
-// exactly when the string is.
-func (s *scanner) rawString() []byte {
-	start := s.i
-	s.skipString()
-	if s.i-1 <= start {
-		return nil
-	}
-	return s.b[start+1 : s.i-1]
 }

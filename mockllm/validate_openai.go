@@ -24,18 +24,18 @@ import (
 //
 // The same pass counts the tool definitions into q (see toolTokens).
 func checkChat(b []byte, q *request) *apiError {
-	s := &scanner{b: b}
-	if s.peek() != '{' {
+	s := newScanner(b)
+	if s.Peek() != '{' {
 		return nil
 	}
-	s.enter()
+	s.Enter()
 	var err *apiError
-	for s.more() {
-		switch k := s.key(); {
+	for s.More() {
+		switch k := s.Key(); {
 		case string(k) == "tools":
 			q.toolTokens = toolTokens(s)
-		case string(k) != "messages" || s.peek() != '[':
-			s.skip()
+		case string(k) != "messages" || s.Peek() != '[':
+			s.Skip()
 		default:
 			err = chatMessages(s) // the last of a repeated key wins
 		}
@@ -54,7 +54,7 @@ type chatShape struct {
 }
 
 func chatMessages(s *scanner) *apiError {
-	s.enter()
+	s.Enter()
 	var (
 		bad     *apiError
 		open    []string // the calls of the last assistant message not answered yet
@@ -67,7 +67,7 @@ func chatMessages(s *scanner) *apiError {
 				"messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "+strings.Join(open, ", "))
 		}
 	)
-	for i := 0; s.more(); i++ {
+	for i := 0; s.More(); i++ {
 		m := chatMessage(s)
 		if bad != nil {
 			continue
@@ -124,41 +124,41 @@ func indexOf(ids []string, id string) int {
 // whether it has content.
 func chatMessage(s *scanner) chatShape {
 	var m chatShape
-	if s.peek() != '{' {
-		s.skip()
+	if s.Peek() != '{' {
+		s.Skip()
 		return m
 	}
-	s.enter()
-	for s.more() {
-		switch string(s.key()) {
+	s.Enter()
+	for s.More() {
+		switch string(s.Key()) {
 		case "role":
-			role, _ := s.stringValue()
+			role, _ := s.StringValue()
 			m.role = roleOf(role)
 		case "tool_call_id":
-			if id, ok := s.stringValue(); ok {
+			if id, ok := s.StringValue(); ok {
 				m.toolCallID, m.hasCallID = string(id), true
 			}
 		case "content":
 			m.hasContent, m.emptyList = false, false
-			switch s.peek() {
+			switch s.Peek() {
 			case 'n':
-				s.literal()
+				s.Literal()
 			case '[':
-				s.enter()
+				s.Enter()
 				m.emptyList = true
-				for s.more() {
+				for s.More() {
 					m.emptyList = false
-					s.skip()
+					s.Skip()
 				}
 				m.hasContent = !m.emptyList
 			default:
-				s.skip()
+				s.Skip()
 				m.hasContent = true
 			}
 		case "tool_calls":
 			m.calls = chatCallIDs(s)
 		default:
-			s.skip()
+			s.Skip()
 		}
 	}
 	return m
@@ -166,25 +166,25 @@ func chatMessage(s *scanner) chatShape {
 
 // chatCallIDs reads the ids of a message's tool calls.
 func chatCallIDs(s *scanner) []string {
-	if s.peek() != '[' {
-		s.skip()
+	if s.Peek() != '[' {
+		s.Skip()
 		return nil
 	}
-	s.enter()
+	s.Enter()
 	var ids []string
-	for s.more() {
-		if s.peek() != '{' {
-			s.skip()
+	for s.More() {
+		if s.Peek() != '{' {
+			s.Skip()
 			continue
 		}
-		s.enter()
+		s.Enter()
 		id := ""
-		for s.more() {
-			if string(s.key()) != "id" {
-				s.skip()
+		for s.More() {
+			if string(s.Key()) != "id" {
+				s.Skip()
 				continue
 			}
-			v, _ := s.stringValue()
+			v, _ := s.StringValue()
 			id = string(v)
 		}
 		ids = append(ids, id)

@@ -1,4 +1,4 @@
-package mockllm
+package bucket
 
 import (
 	"testing"
@@ -34,23 +34,23 @@ func drawOps(t *rapid.T) []bucketOp {
 // play runs ops on a fresh bucket of limit 100, reading it between steps
 // when peek is set; it returns the admissions and the final state.
 func play(ops []bucketOp, peek bool) ([]bool, int64, time.Time) {
-	b := newBucket(100)
+	b := New(100)
 	now := clock.Epoch
 	admitted := make([]bool, len(ops))
 	for i, o := range ops {
 		now = now.Add(o.dt)
 		if peek && o.peek < o.dt {
-			b.advance(now.Add(-o.peek))
-			_ = b.remaining()
+			b.Advance(now.Add(-o.peek))
+			_ = b.Remaining()
 		}
-		b.advance(now)
-		if b.canPay(o.n) {
-			b.pay(o.n)
+		b.Advance(now)
+		if b.CanPay(o.n) {
+			b.Pay(o.n)
 			admitted[i] = true
-			b.settle(min(o.refund, o.n), now.Add(o.after))
+			b.Settle(min(o.refund, o.n), now.Add(o.after))
 		}
 	}
-	b.advance(now)
+	b.Advance(now)
 	return admitted, b.level, b.last
 }
 
@@ -78,7 +78,7 @@ func TestBucketReadsChangeNothing(t *testing.T) {
 func TestBucketAdmitsNoMoreThanCapacityPlusRefill(t *testing.T) {
 	rapid.Check(t, func(t *rapid.T) {
 		ops := drawOps(t)
-		b := newBucket(100)
+		b := New(100)
 		now := clock.Epoch
 		type paid struct {
 			at time.Time
@@ -87,9 +87,9 @@ func TestBucketAdmitsNoMoreThanCapacityPlusRefill(t *testing.T) {
 		var log []paid
 		for _, o := range ops {
 			now = now.Add(o.dt)
-			b.advance(now)
-			if b.canPay(o.n) {
-				b.pay(o.n)
+			b.Advance(now)
+			if b.CanPay(o.n) {
+				b.Pay(o.n)
 				log = append(log, paid{now, o.n})
 			}
 		}
@@ -108,18 +108,18 @@ func TestBucketAdmitsNoMoreThanCapacityPlusRefill(t *testing.T) {
 }
 
 func TestBucketWait(t *testing.T) {
-	b := newBucket(60) // one a second
-	b.advance(clock.Epoch)
-	b.pay(60)
-	if got := b.wait(1); got != time.Second {
+	b := New(60) // one a second
+	b.Advance(clock.Epoch)
+	b.Pay(60)
+	if got := b.Wait(1); got != time.Second {
 		t.Fatalf("wait(1) = %s, want 1s", got)
 	}
-	if got := b.wait(1000); got != time.Minute {
+	if got := b.Wait(1000); got != time.Minute {
 		t.Fatalf("wait past the limit = %s, want the time to fill up, 1m", got)
 	}
-	b.settle(30, clock.Epoch.Add(time.Second))
-	b.advance(clock.Epoch.Add(time.Second))
-	if got := b.remaining(); got != 31 {
+	b.Settle(30, clock.Epoch.Add(time.Second))
+	b.Advance(clock.Epoch.Add(time.Second))
+	if got := b.Remaining(); got != 31 {
 		t.Fatalf("after 1s and a refund of 30: %d left, want 31", got)
 	}
 }

@@ -1,4 +1,4 @@
-package mockllm
+package bucket
 
 import (
 	"slices"
@@ -8,7 +8,7 @@ import (
 // minuteUS is a minute in microseconds: the bucket's unit of refill.
 const minuteUS = int64(time.Minute / time.Microsecond)
 
-// bucket is a token bucket as the real API describes its rate limits: it
+// Bucket is a token bucket as the real API describes its rate limits: it
 // holds up to limit tokens, refills continuously at limit per minute, and
 // starts full. It is told the time (the session's clock) and never reads
 // one, so it runs on virtual time.
@@ -20,7 +20,7 @@ const minuteUS = int64(time.Minute / time.Microsecond)
 // integers, tokens × minuteUS, and the refill counted in whole
 // microseconds with the remainder carried, so the same times give the same
 // state on every platform whatever was read in between.
-type bucket struct {
+type Bucket struct {
 	limit   int64     // tokens per minute, and the capacity
 	level   int64     // tokens × minuteUS
 	last    time.Time // the time level is at; zero until first use
@@ -33,14 +33,15 @@ type refund struct {
 	tokens int64
 }
 
-func newBucket(limit int) *bucket {
+// New is a full bucket of limit tokens a minute.
+func New(limit int) *Bucket {
 	l := int64(limit)
-	return &bucket{limit: l, level: l * minuteUS}
+	return &Bucket{limit: l, level: l * minuteUS}
 }
 
-// advance brings the bucket to t: the refunds due by then, each at its
+// Advance brings the bucket to t: the refunds due by then, each at its
 // time, and the refill. A t before the bucket's time changes nothing.
-func (b *bucket) advance(t time.Time) {
+func (b *Bucket) Advance(t time.Time) {
 	if b.last.IsZero() {
 		b.last = t
 	}
@@ -58,7 +59,7 @@ func (b *bucket) advance(t time.Time) {
 
 // fill refills from b.last to t in whole microseconds; a full bucket's
 // time is t, since the remainder no longer matters.
-func (b *bucket) fill(t time.Time) {
+func (b *Bucket) fill(t time.Time) {
 	if !t.After(b.last) {
 		return
 	}
@@ -74,23 +75,23 @@ func (b *bucket) fill(t time.Time) {
 	}
 }
 
-func (b *bucket) add(n int64) { b.level = min(b.level+n, b.limit*minuteUS) }
+func (b *Bucket) add(n int64) { b.level = min(b.level+n, b.limit*minuteUS) }
 
-func (b *bucket) full() bool { return b.level == b.limit*minuteUS }
+func (b *Bucket) full() bool { return b.level == b.limit*minuteUS }
 
 // clamp bounds a count to limit+1, which no bucket can pay, so that the
 // arithmetic stays far from overflow whatever a request asks.
-func (b *bucket) clamp(n int64) int64 { return min(max(n, 0), b.limit+1) }
+func (b *Bucket) clamp(n int64) int64 { return min(max(n, 0), b.limit+1) }
 
-// canPay reports whether n tokens are there now (after advance).
-func (b *bucket) canPay(n int64) bool { return b.level >= b.clamp(n)*minuteUS }
+// CanPay reports whether n tokens are there now (after Advance).
+func (b *Bucket) CanPay(n int64) bool { return b.level >= b.clamp(n)*minuteUS }
 
-// pay takes n tokens; the caller has checked canPay.
-func (b *bucket) pay(n int64) { b.level -= b.clamp(n) * minuteUS }
+// Pay takes n tokens; the caller has checked CanPay.
+func (b *Bucket) Pay(n int64) { b.level -= b.clamp(n) * minuteUS }
 
-// settle returns n tokens at time at (an answer's end): at once when at is
+// Settle returns n tokens at time at (an answer's end): at once when at is
 // not after the bucket's time.
-func (b *bucket) settle(n int64, at time.Time) {
+func (b *Bucket) Settle(n int64, at time.Time) {
 	if n <= 0 {
 		return
 	}
@@ -107,13 +108,13 @@ func (b *bucket) settle(n int64, at time.Time) {
 	b.refunds = slices.Insert(b.refunds, i, refund{at: at, tokens: n})
 }
 
-// remaining is the whole tokens in the bucket now.
-func (b *bucket) remaining() int64 { return max(b.level, 0) / minuteUS }
+// Remaining is the whole tokens in the bucket now.
+func (b *Bucket) Remaining() int64 { return max(b.level, 0) / minuteUS }
 
-// wait is how long the refill alone takes to hold n tokens (n above the
+// Wait is how long the refill alone takes to hold n tokens (n above the
 // limit: to fill up), rounded up to the microsecond; 0 when they are
 // there.
-func (b *bucket) wait(n int64) time.Duration {
+func (b *Bucket) Wait(n int64) time.Duration {
 	need := min(b.clamp(n), b.limit)*minuteUS - b.level
 	if need <= 0 {
 		return 0
@@ -121,5 +122,9 @@ func (b *bucket) wait(n int64) time.Duration {
 	return time.Duration((need+b.limit-1)/b.limit) * time.Microsecond
 }
 
-// untilFull is how long the refill takes to fill the bucket.
-func (b *bucket) untilFull() time.Duration { return b.wait(b.limit) }
+// UntilFull is how long the refill takes to fill the bucket.
+func (b *Bucket) UntilFull() time.Duration { return b.Wait(b.limit) }
+
+// Limit is the bucket's tokens per minute, which is also what it holds
+// when full.
+func (b *Bucket) Limit() int64 { return b.limit }

@@ -1,4 +1,4 @@
-package mockllm
+package jsonscan
 
 import (
 	"bytes"
@@ -9,86 +9,92 @@ import (
 	"unicode/utf8"
 )
 
-// scanner walks one JSON value in place, without copying it, and checks
-// its syntax as it goes (jsonvalid.go): strings are measured, not decoded,
-// and a path of the keys and indices it is inside names a field that has
-// the wrong type. The first syntax error it meets sets bad and moves it to
-// the end of the input, where it sees zero bytes, so every loop of a walker
-// ends; a walker that returns with bad set has read a body that is not
-// JSON. It never panics on a truncated value.
-type scanner struct {
+// Scanner walks one JSON value in place, without copying it, and checks
+// its syntax as it goes (valid.go): strings are measured, not decoded, and
+// a path of the keys and indices it is inside names a field that has the
+// wrong type. The first syntax error it meets sets Bad and moves it to the
+// end of the input, where it sees zero bytes, so every loop of a walker
+// ends; a walker that returns with Bad set has read a body that is not
+// JSON. It never panics on a truncated value. The zero Scanner scans an
+// empty input; Reset gives it one.
+type Scanner struct {
 	b     []byte
 	i     int
-	path  [maxDepth]pathSeg
+	path  [MaxDepth]pathSeg
 	depth int
-	// last is where the content of the last message read sits in b.
-	lastStart, lastEnd int
 	// stack holds the closing byte of every object and array the scanner
 	// is inside; first is set between entering one and reading its first
 	// member.
 	stack []byte
 	first bool
 	bad   bool
-	// escaped is whether the last string str read held an escape.
+	// escaped is whether the last string Str read held an escape.
 	escaped bool
-	// memo is what the last body of the session held (memo.go), nil when
-	// it keeps none or a message differed; with remember set, recs
-	// gathers this body's messages for the next.
-	memo     *bodyMemo
-	remember bool
-	recs     []memoMsg
 }
 
-// maxDepth bounds the path kept for messages: "messages.0.content.1.content.2.text"
-// is the deepest field the request decoder looks at.
-const maxDepth = 8
+// MaxDepth bounds the path a Scanner keeps: "messages.0.content.1.content.2.text"
+// is the deepest field a request decoder names.
+const MaxDepth = 8
 
 type pathSeg struct {
 	key string // "" for an index
 	idx int
 }
 
-// fieldError is a request field with the wrong type or a missing required
-// one. Its text follows the real API: "max_tokens: Field required".
-type fieldError struct {
-	path string
-	msg  string
+// New returns a Scanner at the start of b.
+func New(b []byte) *Scanner {
+	s := &Scanner{}
+	s.Reset(b)
+	return s
 }
 
-func (e *fieldError) Error() string {
-	if e.path == "" {
-		return e.msg
+// Reset makes s scan b from its start, keeping the stack it has grown.
+func (s *Scanner) Reset(b []byte) {
+	stack := s.stack[:0]
+	if stack == nil {
+		stack = make([]byte, 0, 16)
 	}
-	return e.path + ": " + e.msg
+	*s = Scanner{b: b, stack: stack}
 }
 
-// The messages of fieldError, worded as the real API words them.
-const (
-	msgRequired = "Field required"
-	msgString   = "Input should be a valid string"
-	msgInteger  = "Input should be a valid integer"
-	msgBool     = "Input should be a valid boolean"
-	msgList     = "Input should be a valid list"
-	msgDict     = "Input should be a valid dictionary"
-	msgStrList  = "Input should be a valid string or list"
-)
+// Bytes is the input being scanned.
+func (s *Scanner) Bytes() []byte { return s.b }
 
-func (s *scanner) push(key string) { s.pushSeg(pathSeg{key: key}) }
-func (s *scanner) pushIdx(i int)   { s.pushSeg(pathSeg{idx: i}) }
+// Pos is the offset of the next byte to read.
+func (s *Scanner) Pos() int { return s.i }
 
-func (s *scanner) pushSeg(p pathSeg) {
-	if s.depth < maxDepth {
+// Seek moves to offset i, which Pos returned while reading the value the
+// scanner is in (a walker that peeked at a literal reads it again, a memo
+// skips a message it has read before).
+func (s *Scanner) Seek(i int) { s.i = i }
+
+// Bad reports whether the scanner met a syntax error.
+func (s *Scanner) Bad() bool { return s.bad }
+
+// Escaped reports whether the last string Str read held an escape.
+func (s *Scanner) Escaped() bool { return s.escaped }
+
+// Push enters object member key in the path; Pop leaves it.
+func (s *Scanner) Push(key string) { s.pushSeg(pathSeg{key: key}) }
+
+// PushIdx enters array element i in the path.
+func (s *Scanner) PushIdx(i int) { s.pushSeg(pathSeg{idx: i}) }
+
+func (s *Scanner) pushSeg(p pathSeg) {
+	if s.depth < MaxDepth {
 		s.path[s.depth] = p
 	}
 	s.depth++
 }
 
-func (s *scanner) pop() { s.depth-- }
+// Pop leaves the innermost key or index of the path.
+func (s *Scanner) Pop() { s.depth-- }
 
-// fail returns a fieldError naming the current path.
-func (s *scanner) fail(msg string) *fieldError {
+// Path names the field the scanner is in: keys and indices joined by
+// dots ("messages.0.content"), as deep as MaxDepth.
+func (s *Scanner) Path() string {
 	var b strings.Builder
-	for i := 0; i < s.depth && i < maxDepth; i++ {
+	for i := 0; i < s.depth && i < MaxDepth; i++ {
 		if i > 0 {
 			b.WriteByte('.')
 		}
@@ -98,18 +104,11 @@ func (s *scanner) fail(msg string) *fieldError {
 			b.WriteString(strconv.Itoa(p.idx))
 		}
 	}
-	return &fieldError{path: b.String(), msg: msg}
+	return b.String()
 }
 
-// failKey is fail for a field of the current object that is not there.
-func (s *scanner) failKey(key, msg string) *fieldError {
-	s.push(key)
-	defer s.pop()
-	return s.fail(msg)
-}
-
-// peek skips white space and returns the next byte (0 at the end).
-func (s *scanner) peek() byte {
+// Peek skips white space and returns the next byte (0 at the end).
+func (s *Scanner) Peek() byte {
 	for s.i < len(s.b) {
 		switch c := s.b[s.i]; c {
 		case ' ', '\t', '\n', '\r':
@@ -121,18 +120,18 @@ func (s *scanner) peek() byte {
 	return 0
 }
 
-// isNull consumes a null if one is next.
-func (s *scanner) isNull() bool {
-	if s.peek() == 'n' {
-		s.literal()
+// IsNull consumes a null if one is next.
+func (s *Scanner) IsNull() bool {
+	if s.Peek() == 'n' {
+		s.Literal()
 		return true
 	}
 	return false
 }
 
-// enter consumes the opening byte of an object or array (the caller has
+// Enter consumes the opening byte of an object or array (the caller has
 // peeked it).
-func (s *scanner) enter() {
+func (s *Scanner) Enter() {
 	closer := byte(']')
 	if s.b[s.i] == '{' {
 		closer = '}'
@@ -140,20 +139,20 @@ func (s *scanner) enter() {
 	s.stack = append(s.stack, closer)
 	s.i++
 	s.first = true
-	if len(s.stack) > maxNesting {
-		s.fault()
+	if len(s.stack) > MaxNesting {
+		s.Fault()
 	}
 }
 
-// more reports whether the object or array being walked has another
+// More reports whether the object or array being walked has another
 // member, consuming the comma before it or the closing byte after the last.
 // Anything else there is a syntax error.
-func (s *scanner) more() bool {
+func (s *Scanner) More() bool {
 	if len(s.stack) == 0 {
-		s.fault()
+		s.Fault()
 		return false
 	}
-	c := s.peek()
+	c := s.Peek()
 	first := s.first
 	s.first = false
 	switch top := s.stack[len(s.stack)-1]; {
@@ -167,31 +166,31 @@ func (s *scanner) more() bool {
 		s.i++
 		return true
 	}
-	s.fault()
+	s.Fault()
 	return false
 }
 
-// key reads an object key and the colon after it and returns the key's
+// Key reads an object key and the colon after it and returns the key's
 // bytes, for a switch on string(key) that does not allocate. A key written
 // with escapes is decoded (rare, so the copy is fine).
-func (s *scanner) key() []byte {
-	if s.peek() != '"' {
-		s.fault()
+func (s *Scanner) Key() []byte {
+	if s.Peek() != '"' {
+		s.Fault()
 		return nil
 	}
-	raw, _ := s.str()
-	if s.peek() != ':' {
-		s.fault()
+	raw, _ := s.Str()
+	if s.Peek() != ':' {
+		s.Fault()
 		return raw
 	}
 	s.i++
 	if s.escaped {
-		return []byte(unquote(raw))
+		return []byte(Unquote(raw))
 	}
 	return raw
 }
 
-// shortString is how many bytes str reads one at a time.
+// shortString is how many bytes Str reads one at a time.
 const shortString = 32
 
 // asciiPlain marks the bytes a string holds as they are and that
@@ -203,13 +202,13 @@ var asciiPlain = func() (t [256]bool) {
 	return t
 }()
 
-// str consumes a string (s.b[s.i] is its opening quote) and returns its raw
+// Str consumes a string (s.b[s.i] is its opening quote) and returns its raw
 // bytes between the quotes and the length in bytes of the Go string
 // encoding/json would decode it to: escapes decoded, invalid UTF-8 and lone
 // surrogates replaced by U+FFFD, exactly as json.Unmarshal does.
 // A string that is not terminated, holds a control byte or a malformed
 // escape is a syntax error.
-func (s *scanner) str() (raw []byte, n int) {
+func (s *Scanner) Str() (raw []byte, n int) {
 	start := s.i + 1
 	s.escaped = false
 	// Most strings (keys, roles, ids) are short and plain ASCII: read
@@ -226,7 +225,7 @@ func (s *scanner) str() (raw []byte, n int) {
 		j := i + plain(s.b[i:])
 		n += decodedLen(s.b[i:j])
 		if j == len(s.b) {
-			s.fault()
+			s.Fault()
 			return s.b[start:j], n
 		}
 		switch s.b[j] {
@@ -236,14 +235,14 @@ func (s *scanner) str() (raw []byte, n int) {
 		case '\\':
 			size, width, ok := escapeLen(s.b[j:])
 			if !ok {
-				s.fault()
+				s.Fault()
 				return s.b[start:j], n
 			}
 			s.escaped = true
 			n += width
 			i = j + size
 		default:
-			s.fault()
+			s.Fault()
 			return s.b[start:j], n
 		}
 	}
@@ -319,8 +318,8 @@ func hex4(b []byte) rune {
 	return r
 }
 
-// unquote decodes the raw bytes of a string.
-func unquote(raw []byte) string {
+// Unquote decodes the raw bytes of a string.
+func Unquote(raw []byte) string {
 	if bytes.IndexByte(raw, '\\') < 0 && utf8.Valid(raw) {
 		return string(raw)
 	}
@@ -331,9 +330,9 @@ func unquote(raw []byte) string {
 	return out
 }
 
-// integer reads a JSON number that must be an integer. ok is false for a
+// Integer reads a JSON number that must be an integer. ok is false for a
 // fraction, an exponent or a value that does not fit an int32.
-func integer(b []byte) (n int, ok bool) {
+func Integer(b []byte) (n int, ok bool) {
 	neg := len(b) > 0 && b[0] == '-'
 	if neg {
 		b = b[1:]
@@ -354,4 +353,30 @@ func integer(b []byte) (n int, ok bool) {
 		n = -n
 	}
 	return n, true
+}
+
+// StringValue reads a string and returns its decoded bytes; ok is false
+// (and the value skipped) when the value is not a string.
+func (s *Scanner) StringValue() (b []byte, ok bool) {
+	if s.Peek() != '"' {
+		s.Skip()
+		return nil, false
+	}
+	raw, _ := s.Str()
+	if s.escaped {
+		return []byte(Unquote(raw)), true
+	}
+	return raw, true
+}
+
+// RawString consumes a string (s stands at its opening quote) without
+// measuring it, and returns its raw bytes between the quotes: empty
+// exactly when the string is.
+func (s *Scanner) RawString() []byte {
+	start := s.i
+	s.SkipString()
+	if s.i-1 <= start {
+		return nil
+	}
+	return s.b[start+1 : s.i-1]
 }

@@ -1,4 +1,4 @@
-package mockllm
+package jsonscan
 
 import "encoding/binary"
 
@@ -8,31 +8,31 @@ import "encoding/binary"
 // read a second time, by encoding/json, to word the error exactly as
 // before.
 
-// maxNesting is encoding/json's limit on nested objects and arrays: a
+// MaxNesting is encoding/json's limit on nested objects and arrays: a
 // deeper value is not valid JSON to it, so not to the scanner either.
-const maxNesting = 10000
+const MaxNesting = 10000
 
-// fault records a syntax error and moves the scanner to the end of its
+// Fault records a syntax error and moves the scanner to the end of its
 // input, where every walker's loop ends.
-func (s *scanner) fault() {
+func (s *Scanner) Fault() {
 	s.bad = true
 	s.i = len(s.b)
 }
 
-// skip consumes any value, checking its syntax without measuring it.
-func (s *scanner) skip() {
+// Skip consumes any value, checking its syntax without measuring it.
+func (s *Scanner) Skip() {
 	base := len(s.stack)
 	for {
-		switch s.peek() {
+		switch s.Peek() {
 		case '"':
-			s.skipString()
+			s.SkipString()
 		case '{', '[':
-			s.enter()
+			s.Enter()
 			if s.member() {
 				continue // the first member's value
 			}
 		default:
-			s.literal()
+			s.Literal()
 		}
 		// A value is done: close the containers it ended, or go on to the
 		// next member of the innermost one.
@@ -47,20 +47,20 @@ func (s *scanner) skip() {
 	}
 }
 
-// member is more for a value being skipped: it also consumes an object
+// member is More for a value being skipped: it also consumes an object
 // member's key and colon, so the member's value is next.
-func (s *scanner) member() bool {
-	if !s.more() {
+func (s *Scanner) member() bool {
+	if !s.More() {
 		return false
 	}
 	if s.stack[len(s.stack)-1] == '}' {
-		if s.peek() != '"' {
-			s.fault()
+		if s.Peek() != '"' {
+			s.Fault()
 			return false
 		}
-		s.skipString()
-		if s.peek() != ':' {
-			s.fault()
+		s.SkipString()
+		if s.Peek() != ':' {
+			s.Fault()
 			return false
 		}
 		s.i++
@@ -68,14 +68,14 @@ func (s *scanner) member() bool {
 	return true
 }
 
-// skipString consumes a string (s.b[s.i] is its opening quote), checking
+// SkipString consumes a string (s.b[s.i] is its opening quote), checking
 // its escapes and that it holds no control byte, without measuring it.
-func (s *scanner) skipString() {
+func (s *Scanner) SkipString() {
 	i := s.i + 1
 	for {
 		j := i + plain(s.b[i:])
 		if j == len(s.b) {
-			s.fault()
+			s.Fault()
 			return
 		}
 		switch s.b[j] {
@@ -85,12 +85,12 @@ func (s *scanner) skipString() {
 		case '\\':
 			size, _, ok := escapeLen(s.b[j:])
 			if !ok {
-				s.fault()
+				s.Fault()
 				return
 			}
 			i = j + size
 		default:
-			s.fault()
+			s.Fault()
 			return
 		}
 	}
@@ -125,16 +125,16 @@ func plain(b []byte) int {
 	return i
 }
 
-// literal consumes a number, true, false or null and returns its bytes;
+// Literal consumes a number, true, false or null and returns its bytes;
 // anything else up to the next delimiter is a syntax error.
-func (s *scanner) literal() []byte {
+func (s *Scanner) Literal() []byte {
 	start := s.i
 	for s.i < len(s.b) {
 		switch s.b[s.i] {
 		case ',', '}', ']', ' ', '\t', '\n', '\r':
 			tok := s.b[start:s.i]
 			if !validLiteral(tok) {
-				s.fault()
+				s.Fault()
 			}
 			return tok
 		}
@@ -142,7 +142,7 @@ func (s *scanner) literal() []byte {
 	}
 	tok := s.b[start:s.i]
 	if !validLiteral(tok) {
-		s.fault()
+		s.Fault()
 	}
 	return tok
 }
@@ -197,9 +197,9 @@ func digits(b []byte, i int) int {
 	return i
 }
 
-// end reports whether only white space is left after the top-level value,
+// End reports whether only white space is left after the top-level value,
 // and the value was sound.
-func (s *scanner) end() bool {
-	s.peek()
+func (s *Scanner) End() bool {
+	s.Peek()
 	return !s.bad && s.i == len(s.b)
 }

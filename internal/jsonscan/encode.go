@@ -1,13 +1,10 @@
-package mockllm
+package jsonscan
 
-import (
-	"strings"
-	"unicode/utf8"
-)
+import "unicode/utf8"
 
-// appendString appends s as a JSON string: quotes, backslashes and control
+// AppendString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, invalid UTF-8 replaced by U+FFFD.
-func appendString(b []byte, s string) []byte {
+func AppendString(b []byte, s string) []byte {
 	b = append(b, '"')
 	start := 0
 	for i := 0; i < len(s); {
@@ -47,15 +44,4 @@ func appendString(b []byte, s string) []byte {
 	}
 	b = append(b, s[start:]...)
 	return append(b, '"')
-}
-
-// mentions reports whether msg contains any of words, ignoring case.
-func mentions(msg string, words ...string) bool {
-	msg = strings.ToLower(msg)
-	for _, w := range words {
-		if strings.Contains(msg, w) {
-			return true
-		}
-	}
-	return false
 }
