@@ -121,6 +121,7 @@ func (v *validator) scenario(s *Scenario) {
 	v.aliases(s)
 	v.turn(s)
 	v.workload(s.Workload)
+	v.grade(s) // grade.go
 	v.tools = map[string]bool{}
 	for i, t := range s.Tools {
 		tp := fmt.Sprintf("tools[%d]", i)
