@@ -96,6 +96,13 @@ func TestAnIncompleteReportSaysSo(t *testing.T) {
 		t.Fatalf("read back: %+v, %v", back.Stopped, err)
 	}
 	buf.Reset()
+	if err := Baseline(&buf, rep, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	if back, _, err := ReadJSON(&buf); err != nil || back.Stopped == nil || *back.Stopped != *rep.Stopped {
+		t.Fatalf("the baseline format read back: %+v, %v", back.Stopped, err)
+	}
+	buf.Reset()
 	if err := JSON(&buf, forgedReport(5)); err != nil {
 		t.Fatal(err)
 	}

@@ -129,6 +129,13 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if err := checkBudgetNames(stderr, scs, builtIn, strategies); err != nil {
 		return err
 	}
+	scNames := make([]string, len(scs))
+	for i, sc := range scs {
+		scNames[i] = sc.Name
+	}
+	if err := f.output.checkView(scNames, names(strategies)); err != nil {
+		return err
+	}
 	if err := checkOut("--out", f.output.out); err != nil {
 		return err
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"path/filepath"
 	"syscall"
 	"time"
 
@@ -92,6 +93,9 @@ func checkOut(flag, path string) error {
 	if path == "" {
 		return nil
 	}
+	if err := mkdirFor(flag, path); err != nil {
+		return err
+	}
 	if err := atomicfile.CheckWritable(path); err != nil {
 		return bad(fmt.Errorf("%s: %w", flag, err))
 	}
@@ -107,9 +111,22 @@ func emit(stdout io.Writer, path string, data []byte) error {
 		_, err := stdout.Write(data)
 		return err
 	}
+	if err := mkdirFor("--out", path); err != nil {
+		return err
+	}
 	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		// The *PathError names the path.
 		return bad(fmt.Errorf("--out: %w", err))
+	}
+	return nil
+}
+
+// mkdirFor makes the folder path is to be written in, when it is missing.
+func mkdirFor(flag, path string) error {
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return bad(fmt.Errorf("%s %s: %w", flag, path, err))
+		}
 	}
 	return nil
 }
