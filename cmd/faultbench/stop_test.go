@@ -77,13 +77,17 @@ func TestRunRefusesWhatCannotWorkBeforeItStarts(t *testing.T) {
 	runProgress = func(int, int) { t.Error("a run started") }
 	defer func() { runProgress = nil }()
 	dir := t.TempDir()
+	file := filepath.Join(dir, "file") // a folder's place taken by a file
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
 		{[]string{"run", "--shard", "0/0", "../../scenarios/truncated-answer.yaml"}, "--shard: shard 0/0: want K/N with 1 <= K <= N"},
 		{[]string{"run", "--timeout", "-1s", "../../scenarios/truncated-answer.yaml"}, "--timeout: must be 0 (none) or more, got -1s"},
-		{[]string{"run", "--out", filepath.Join(dir, "no", "r.json"), "../../scenarios/truncated-answer.yaml"}, "--out: write " + filepath.Join(dir, "no", "r.json")},
+		{[]string{"run", "--out", filepath.Join(file, "r.json"), "../../scenarios/truncated-answer.yaml"}, "--out " + filepath.Join(file, "r.json")},
 		{[]string{"run", "--out", dir, "../../scenarios/truncated-answer.yaml"}, "--out: write " + dir + ": is a directory"},
 		{[]string{"merge", "/dev/zero"}, "/dev/zero"},
 	} {
