@@ -24,6 +24,7 @@ type gradeFlags struct {
 	writePack  string
 	strategies string
 	check      bool
+	cardOnly   bool
 	format     string
 	out        string
 	timeout    time.Duration
@@ -68,6 +69,7 @@ its budgets in an expect block). --check exits 1 when a check fails or a budget 
 	fl.StringVar(&f.writePack, "write-pack", "", "write the built-in pack into DIR, to edit, and exit")
 	fl.StringVar(&f.strategies, "strategies", strings.Join(presetNames(), ","), "the strategies to run the pack through beside the client")
 	fl.BoolVar(&f.check, "check", false, "exit 1 when a check fails or a budget of the client (expect: {client: ...}) breaks")
+	fl.BoolVar(&f.cardOnly, "card-only", false, "table and markdown: print the report card alone, without the strategies' report")
 	fl.StringVar(&f.format, "format", "table", "output format: table|markdown|json|junit|html")
 	fl.StringVar(&f.out, "out", "", "write the report to FILE instead of standard output")
 	fl.DurationVar(&f.timeout, "timeout", grade.DefaultTimeout, "real time each scenario's process may run before its process group is killed")
@@ -147,7 +149,7 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 	opts := reports.Options{Strategies: append(names(strategies), grade.Strategy), Descriptions: descriptions,
 		Violations: violations, Checked: true, Expectations: expectations(scs, rep), SummaryOnly: f.format == reports.FormatTable}
 	var buf bytes.Buffer
-	if err := writeGrade(&buf, f.format, card, rep, opts); err != nil {
+	if err := writeGrade(&buf, f.format, f.cardOnly, card, rep, opts); err != nil {
 		return err
 	}
 	if err := emit(stdout, f.out, buf.Bytes()); err != nil {
@@ -173,15 +175,15 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 }
 
 // writeGrade renders the card and the report beside it in one format.
-func writeGrade(w *bytes.Buffer, format string, card grade.Card, rep ledger.Report, opts reports.Options) error {
+func writeGrade(w *bytes.Buffer, format string, cardOnly bool, card grade.Card, rep ledger.Report, opts reports.Options) error {
 	switch format {
 	case reports.FormatTable:
-		if err := grade.WriteText(w, card); err != nil {
+		if err := grade.WriteText(w, card); err != nil || cardOnly {
 			return err
 		}
 		w.WriteString("\n")
 	case reports.FormatMarkdown:
-		if err := grade.WriteMarkdown(w, card); err != nil {
+		if err := grade.WriteMarkdown(w, card); err != nil || cardOnly {
 			return err
 		}
 		w.WriteString("\n")
