@@ -3,6 +3,8 @@ package mockllm
 import (
 	"net/http"
 	"sync"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // maxStrays bounds the journal of requests that reached no session: the
@@ -43,11 +45,11 @@ func (st *strays) reset() {
 
 // stray answers a request that reaches no session, and journals it with
 // its route and the status it got.
-func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *apiError, wr wire, scenario, session string) {
+func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *wire.Error, api wire.Wire, scenario, session string) {
 	id := s.rejectID(r.URL.Path)
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
-		Scenario: scenario, Session: session, Route: r.URL.Path, Status: e.status, Kind: e.kind,
-		RequestID: id, Wire: wr.String(), RetryCount: retryCount(r.Header), Purpose: header(r.Header, PurposeHeader, purposeTurn),
+		Scenario: scenario, Session: session, Route: r.URL.Path, Status: e.Status, Kind: e.Kind,
+		RequestID: id, Wire: api.Spec().Name, RetryCount: retryCount(r.Header), Purpose: header(r.Header, PurposeHeader, purposeTurn),
 	}})
-	reject(w, r, e, wr, id)
+	reject(w, r, e, api, id)
 }
