@@ -210,6 +210,39 @@ var _ = Describe("The retry budget", func() {
 		_, err := f.e.Do(context.Background(), turnOf("m", 100, 1, 50))
 		Expect(errors.Is(err, recovery.ErrRetryBudget)).To(BeTrue())
 	})
+
+	// A window that rolls over forgets everything it counted: the requests
+	// of earlier windows earn no retries in a later one. (A budget that kept
+	// them would let the allowance grow without bound over a long run.)
+	It("earns nothing in a new window from the requests of the windows before", func() {
+		s := classifyOnly()
+		s.RetryBudget = recovery.RetryBudget{Enabled: true, Ratio: 0.5, Window: time.Minute}
+		failing := false
+		f := newFleet(s, func(int, time.Time, recovery.Request) answer {
+			if failing {
+				return overloaded
+			}
+			return ok("fine")
+		})
+		for range 4 {
+			sent, stop := f.turn("m")
+			Expect([]any{sent, stop}).To(Equal([]any{1, recovery.Stop("")}))
+		}
+		f.clk.Advance(time.Minute)
+		failing = true
+		sent, stop := f.turn("m")
+		Expect([]any{sent, stop}).To(Equal([]any{1, recovery.StopRetryBudget}),
+			"one request in the new window earns 0.5 of a retry: none")
+		f.clk.Advance(time.Minute)
+		failing = false
+		for range 3 {
+			f.turn("m")
+		}
+		failing = true
+		sent, stop = f.turn("m")
+		Expect([]any{sent, stop}).To(Equal([]any{3, recovery.StopRetryBudget}),
+			"four requests in this window earn 2 retries, whatever earlier windows counted")
+	})
 })
 
 var _ = Describe("The circuit breaker", func() {

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,19 +15,49 @@ import (
 
 // strategyDir is the project's folder of strategy files, beside its
 // folder of scenarios (strategies/ beside scenarios/): the names of the
-// strategies in it may key a budget too.
+// strategies in it are known names for budgets (docs/scenario-format.md).
 const strategyDir = "strategies"
 
-// checkBudgetNames makes a budget keyed by an unknown strategy bad input:
-// a name that is none of the presets, of the strategies given (the run's)
-// and of the strategy files in a strategies/ folder beside the scenarios'
-// folder would never be checked.
-func checkBudgetNames(scs []*scenario.Scenario, given []recovery.Strategy) error {
+// checkBudgetNames checks the names that key the scenarios' budgets
+// against the known ones: the presets, the strategies given (the run's,
+// or validate's --strategies), the strategy files in a strategies/ folder
+// beside each scenarios' folder, and, for the built-in suite, its own
+// strategy files. A name a typo away from a known one is bad input, with
+// "did you mean"; any other unknown name is said once on stderr as not
+// checked in this run, and the run goes on.
+func checkBudgetNames(stderr io.Writer, scs []*scenario.Scenario, builtIn bool, given []recovery.Strategy) error {
 	known := append(presetNames(), recovery.Aliases()...)
 	for _, s := range given {
 		known = append(known, s.Name)
 	}
-	var dirs []string
+	if builtIn {
+		ss, err := builtInStrategies()
+		if err != nil {
+			return err
+		}
+		for _, s := range ss {
+			known = append(known, s.Name)
+		}
+	} else {
+		known = append(known, besideNames(scs)...)
+	}
+	slices.Sort(known)
+	known = slices.Compact(known)
+	unchecked, err := scenario.CheckStrategyNames(scs, known)
+	if err != nil {
+		return bad(err)
+	}
+	if len(unchecked) > 0 {
+		fmt.Fprintf(stderr, "faultbench: not checked in this run: the budgets for %s "+
+			"(no strategy of that name here; give its file to --strategies to check them)\n", strings.Join(unchecked, ", "))
+	}
+	return nil
+}
+
+// besideNames are the names of the strategies in a strategies/ folder
+// beside the scenarios' folders.
+func besideNames(scs []*scenario.Scenario) []string {
+	var dirs, out []string
 	for _, sc := range scs {
 		if d := filepath.Join(filepath.Dir(filepath.Dir(sc.Path)), strategyDir); !slices.Contains(dirs, d) {
 			dirs = append(dirs, d)
@@ -36,18 +68,11 @@ func checkBudgetNames(scs []*scenario.Scenario, given []recovery.Strategy) error
 			continue
 		}
 		// A folder that does not load adds no names; a budget keyed by one
-		// of them is then reported, which says where to look.
-		if ss, err := strategyfile.LoadDir(d); err == nil {
-			for _, s := range ss {
-				known = append(known, s.Name)
-			}
+		// of them is then not checked, and said so.
+		ss, _ := strategyfile.LoadDir(d)
+		for _, s := range ss {
+			out = append(out, s.Name)
 		}
 	}
-	slices.Sort(known)
-	known = slices.Compact(known)
-	err := scenario.CheckStrategyNames(scs, func(name string) bool { return slices.Contains(known, name) }, strings.Join(known, ", "))
-	if err != nil {
-		return bad(err)
-	}
-	return nil
+	return out
 }

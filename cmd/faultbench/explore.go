@@ -163,5 +163,12 @@ func runExplore(ctx context.Context, stdout, stderr io.Writer, f exploreFlags) e
 	}
 	fmt.Fprintf(stdout, "worst: script %d, score %.2f; shrunk in %d tries to score %.2f\nwrote %s\n",
 		found.Worst.Index, found.Worst.Score, found.Tried, found.Shrunk.Score, path)
+	// The file's budgets name the strategies as given: a file's strategy
+	// is checked when that file is passed again.
+	with := f.strategy
+	if f.against != "" && o.Objective.NeedsAgainst() {
+		with += "," + f.against
+	}
+	fmt.Fprintf(stdout, "check it:  faultbench run --check --strategies %s %s\n", with, path)
 	return nil
 }

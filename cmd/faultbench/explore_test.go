@@ -84,3 +84,37 @@ func TestRunHindsightAddsItsRowAndRegret(t *testing.T) {
 		t.Errorf("exit %d (%s): want hindsight and regret for the lone turn only:\n%s", code, errOut, out)
 	}
 }
+
+// explore's file, when --strategy was a strategy file, validates as it
+// is, and validates with every budget known when given that file; the
+// command explore prints to check it fails the budget, as it should.
+func TestExploreOfAStrategyFileValidates(t *testing.T) {
+	dir := t.TempDir()
+	mine := filepath.Join(dir, "mine.yaml")
+	if err := os.WriteFile(mine, []byte("name: mine\nbase: blind\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(dir, "explored")
+	code, stdout, errOut := run(t, "explore", "--strategy", mine, "--against", "classify", "--runs", "20", "--out", out)
+	if code != exitOK {
+		t.Fatalf("explore: exit %d: %s", code, errOut)
+	}
+	matches, _ := filepath.Glob(filepath.Join(out, "*.yaml"))
+	if len(matches) != 1 {
+		t.Fatalf("explore wrote %v:\n%s", matches, stdout)
+	}
+	if code, _, errOut := run(t, "validate", matches[0]); code != exitOK || !strings.Contains(errOut, "not checked in this run: the budgets for mine ") {
+		t.Fatalf("validate: exit %d, stderr %q", code, errOut)
+	}
+	if code, _, errOut := run(t, "validate", "--strategies", mine, matches[0]); code != exitOK || errOut != "" {
+		t.Fatalf("validate --strategies: exit %d, stderr %q", code, errOut)
+	}
+	check := "check it:  faultbench run --check --strategies " + mine + ",classify " + matches[0] + "\n"
+	if !strings.HasSuffix(stdout, check) {
+		t.Fatalf("stdout does not end with %q:\n%s", check, stdout)
+	}
+	args := strings.Fields(strings.TrimPrefix(check, "check it:  faultbench "))
+	if code, _, errOut := run(t, args...); code != exitFailed {
+		t.Fatalf("%v: exit %d; want 1 (the budget fails today): %s", args, code, errOut)
+	}
+}

@@ -128,7 +128,7 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return bad(err) })
-	root.AddCommand(newRunCmd(stdout), newValidateCmd(stdout))
+	root.AddCommand(newRunCmd(stdout), newValidateCmd(stdout), newInitCmd(stdout))
 	root.AddCommand(newMergeCmd(stdout))
 	root.AddCommand(newStrategiesCmd(stdout))
 	root.AddCommand(newServeCmd(stdout, stderr))

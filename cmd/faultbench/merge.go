@@ -58,7 +58,7 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 	}
 	var scs []*scenario.Scenario
 	if len(f.scenarios) > 0 {
-		if scs, err = loadScenarios(f.scenarios); err != nil {
+		if scs, _, err = loadScenarios(io.Discard, f.scenarios); err != nil {
 			return err
 		}
 	}

@@ -73,18 +73,26 @@ the shards' JSON with faultbench merge.
 	return cmd
 }
 
-func loadScenarios(args []string) ([]*scenario.Scenario, error) {
+// loadScenarios reads the scenario files and folders of args. With none, it
+// reads scenarios/, or, where there is no such folder, the suite built
+// into the binary (saying so on stderr); builtIn tells which.
+func loadScenarios(stderr io.Writer, args []string) (scs []*scenario.Scenario, builtIn bool, err error) {
+	if useBuiltIn(args) {
+		fmt.Fprint(stderr, builtInNote)
+		scs, err := builtInScenarios()
+		return scs, true, err
+	}
 	if len(args) == 0 {
 		args = []string{"scenarios"}
 	}
-	scs, err := scenario.Load(args...)
+	scs, err = scenario.Load(args...)
 	if err != nil {
-		return nil, bad(err)
+		return nil, false, bad(err)
 	}
 	if len(scs) == 0 {
-		return nil, bad(fmt.Errorf("no scenario files in %s", strings.Join(args, ", ")))
+		return nil, false, bad(fmt.Errorf("no scenario files in %s", strings.Join(args, ", ")))
 	}
-	return scs, nil
+	return scs, false, nil
 }
 
 func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []string) error {
@@ -113,11 +121,11 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if err != nil {
 		return bad(err)
 	}
-	scs, err := loadScenarios(args)
+	scs, builtIn, err := loadScenarios(stderr, args)
 	if err != nil {
 		return err
 	}
-	if err := checkBudgetNames(scs, strategies); err != nil {
+	if err := checkBudgetNames(stderr, scs, builtIn, strategies); err != nil {
 		return err
 	}
 

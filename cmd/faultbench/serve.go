@@ -65,7 +65,7 @@ journal shows the name the client sent.`,
 // gracefully and prints the journal. ready, when not nil, receives the
 // address bound once the server takes requests.
 func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args []string, ready chan<- string) error {
-	scs, err := loadScenarios(args)
+	scs, _, err := loadScenarios(stderr, args)
 	if err != nil {
 		return err
 	}

@@ -5,18 +5,36 @@ import (
 	"io"
 
 	"github.com/spf13/cobra"
+
+	"github.com/faultbench/faultbench/recovery"
 )
 
 func newValidateCmd(stdout io.Writer) *cobra.Command {
-	return &cobra.Command{
+	var strategies string
+	cmd := &cobra.Command{
 		Use:   "validate [PATH...]",
 		Short: "Check scenario files (default scenarios/) and report every problem with file and line",
-		RunE: func(_ *cobra.Command, args []string) error {
-			scs, err := loadScenarios(args)
+		Long: `Check scenario files and folders (default scenarios/, or the built-in suite
+where there is none) and report every problem with file and line.
+
+A budget (expect block) may name a preset, a strategy in a strategies/ folder
+beside the scenarios' folder, or one given with --strategies (names, files or
+folders, as run takes them); a name a typo away from one of those is an error,
+and any other is said to be not checked.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var given []recovery.Strategy
+			if strategies != "" {
+				ss, err := strategiesFrom(strategies)
+				if err != nil {
+					return bad(err)
+				}
+				given = ss
+			}
+			scs, builtIn, err := loadScenarios(cmd.ErrOrStderr(), args)
 			if err != nil {
 				return err
 			}
-			if err := checkBudgetNames(scs, nil); err != nil {
+			if err := checkBudgetNames(cmd.ErrOrStderr(), scs, builtIn, given); err != nil {
 				return err
 			}
 			for _, sc := range scs {
@@ -25,4 +43,6 @@ func newValidateCmd(stdout io.Writer) *cobra.Command {
 			return nil
 		},
 	}
+	cmd.Flags().StringVar(&strategies, "strategies", "", "strategies the budgets may name besides the presets: names, files or folders, comma-separated")
+	return cmd
 }
