@@ -294,11 +294,13 @@ func (h *hindsight) play(ctx context.Context, plan Plan) (node, error) {
 	h.plays++
 	n := node{plan: plan}
 	var waited time.Duration
-	entries, err := h.b.Play(ctx, h.sc, HindsightName, func(ctx context.Context, p recovery.Provider, clk *clock.Virtual) error {
+	entries, err := h.b.Play(ctx, h.sc, HindsightName, func(ctx context.Context, p recovery.Provider, clk recovery.Clock) error {
 		defer func() { n.at = clk.Now().Sub(clock.Epoch) }()
 		summary := ""
 		for i, a := range plan {
-			clk.Advance(a.Wait)
+			if err := clk.Sleep(ctx, a.Wait); err != nil {
+				return err
+			}
 			waited += a.Wait
 			if a.Compact && summary == "" {
 				s, ok := h.summarise(ctx, p, a.Model)

@@ -62,22 +62,26 @@ func (b *Bench) Run(ctx context.Context, sc *scenario.Scenario, s recovery.Strat
 }
 
 // Player sends a turn's requests its own way: p is the scenario's
-// transport for the session and clk the session's virtual clock, which
-// the player advances to wait.
-type Player func(ctx context.Context, p recovery.Provider, clk *clock.Virtual) error
+// transport for the session, with the run's bounds inside, and clk the
+// session's virtual clock, on which the player sleeps to wait.
+type Player func(ctx context.Context, p recovery.Provider, clk recovery.Clock) error
 
 // Play opens session `session` of sc (served by Add) on a fresh virtual
 // clock, lets play send what it will, and returns what the mock saw, in
 // order: the requests are counted from the journal, never from the
 // player's own account.
 func (b *Bench) Play(ctx context.Context, sc *scenario.Scenario, session string, play Player) ([]mockllm.Entry, error) {
-	clk := clock.NewVirtual()
-	dl := newDeadline(clk, AttemptTimeout, b.e.client.Transport)
-	if err := b.e.mock.Open(sc.Name, session, dl); err != nil {
-		return nil, fmt.Errorf("harness: open session: %w", err)
+	var entries []mockllm.Entry
+	var err error
+	var r *live
+	r, oerr := b.e.open(ctx, sc, lone(session), func(ctx context.Context, _ int) {
+		err = play(ctx, r.provider, engineClock{r})
+		entries = b.e.mock.Entries(sc.Name, session)
+	})
+	if oerr != nil {
+		return nil, oerr
 	}
-	defer b.e.mock.CloseSession(sc.Name, session)
-	provider := newProvider(sc, b.e.ep.BaseURL(sc.Name), session, &http.Client{Transport: dl})
-	err := play(ctx, provider, clk)
-	return b.e.mock.Entries(sc.Name, session), err
+	defer r.close()
+	r.s.Run()
+	return entries, err
 }

@@ -3,6 +3,7 @@ package harness
 import (
 	"context"
 	"fmt"
+	"sync"
 
 	"github.com/faultbench/faultbench/recovery"
 )
@@ -38,15 +39,17 @@ func (b *runBound) Error() string {
 }
 
 // bounded counts the input tokens and the messages a run sends and, once
-// either reaches its bound, cancels the run's context with a *runBound
-// cause. It does so only after an answer is in, so that no request is in
-// flight when the engine stops: the ledger and the mock's journal still
-// agree.
+// either reaches its bound, tells the run (reached), which stops the turn
+// that sent the request and every other turn before it sends again. It
+// counts a request only after its answer is in, so that no request is in
+// flight when a turn stops: the ledger and the mock's journal still agree.
 type bounded struct {
 	recovery.Provider
 	tokens, messages int // the bounds
+	reached          func(ctx context.Context, b *runBound)
+
+	mu               sync.Mutex // the turns of a run send one at a time, but an interrupt ends them all at once
 	sentTokens, sent int
-	cancel           context.CancelCauseFunc
 }
 
 var _ recovery.Provider = (*bounded)(nil)
@@ -54,13 +57,19 @@ var _ recovery.Provider = (*bounded)(nil)
 // Send sends req, then counts it.
 func (b *bounded) Send(ctx context.Context, req recovery.Request) (*recovery.Response, error) {
 	resp, err := b.Provider.Send(ctx, req)
+	b.mu.Lock()
 	b.sentTokens += recovery.CountTokens(req)
 	b.sent += len(req.Messages)
+	var hit *runBound
 	switch {
 	case b.sentTokens >= b.tokens:
-		b.cancel(&runBound{b.tokens, "submitted input tokens"})
+		hit = &runBound{b.tokens, "submitted input tokens"}
 	case b.sent >= b.messages:
-		b.cancel(&runBound{b.messages, "messages sent (counted over its requests)"})
+		hit = &runBound{b.messages, "messages sent (counted over its requests)"}
+	}
+	b.mu.Unlock()
+	if hit != nil {
+		b.reached(ctx, hit)
 	}
 	return resp, err
 }

@@ -5,11 +5,9 @@ import (
 	"errors"
 	"io"
 	"net/http"
-	"sync"
 	"sync/atomic"
 	"time"
 
-	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/mockllm"
 )
 
@@ -19,8 +17,8 @@ import (
 // would outlast it.
 const AttemptTimeout = 10 * time.Minute
 
-// deadline is a run's virtual clock as the mock waits on it, and the
-// client's deadline per attempt.
+// turnClock is a run's clock as the mock's session of one turn waits on
+// it, and the client's deadline per attempt.
 //
 // Virtual time moves only when someone waits, and while an attempt is in
 // flight the engine waits for its answer, so only the mock's waits (a
@@ -32,13 +30,11 @@ const AttemptTimeout = 10 * time.Minute
 // A hang of ten virtual minutes costs one loopback round trip of wall
 // time, and the outcome never depends on how far the client had read: the
 // decision is taken in virtual time, not raced against a wall-clock timer.
-type deadline struct {
-	*clock.Virtual
-	timeout time.Duration
-	next    http.RoundTripper
-
-	mu  sync.Mutex
-	cur *attempt // the attempt in flight; the engine sends one at a time
+// A wait parks the turn on the run's scheduler (sched.go), so that the
+// other turns of a workload run meanwhile.
+type turnClock struct {
+	s   *sched
+	cur atomic.Pointer[attempt] // the attempt in flight; a turn sends one at a time
 }
 
 // attempt is one request in flight and its deadline.
@@ -48,23 +44,16 @@ type attempt struct {
 }
 
 var (
-	_ mockllm.Waiter    = (*deadline)(nil)
-	_ http.RoundTripper = (*deadline)(nil)
+	_ mockllm.Waiter    = (*turnClock)(nil)
+	_ http.RoundTripper = (*turnTransport)(nil)
 )
 
-func newDeadline(c *clock.Virtual, timeout time.Duration, next http.RoundTripper) *deadline {
-	return &deadline{Virtual: c, timeout: timeout, next: next}
-}
-
-func (d *deadline) current() *attempt {
-	d.mu.Lock()
-	defer d.mu.Unlock()
-	return d.cur
-}
+// Now is the run's virtual time.
+func (c *turnClock) Now() time.Time { return c.s.Now() }
 
 // ClientDeadline is the deadline of the attempt in flight.
-func (d *deadline) ClientDeadline() (time.Time, bool) {
-	if a := d.current(); a != nil {
+func (c *turnClock) ClientDeadline() (time.Time, bool) {
+	if a := c.cur.Load(); a != nil {
 		return a.end, true
 	}
 	return time.Time{}, false
@@ -73,38 +62,57 @@ func (d *deadline) ClientDeadline() (time.Time, bool) {
 // errGaveUp is what a wait returns when the client's deadline passes first.
 var errGaveUp = errors.New("harness: the client's deadline passed")
 
-// Wait moves the clock by dur, unless that passes the deadline of the
-// attempt in flight (a negative dur always does): then the clock moves to
-// the deadline and Wait fails at once.
-func (d *deadline) Wait(ctx context.Context, dur time.Duration) error {
-	a := d.current()
-	now := d.Now()
-	if a == nil || (dur >= 0 && !now.Add(dur).After(a.end)) {
-		if dur < 0 {
-			<-ctx.Done()
-			return ctx.Err()
+// Wait parks the turn for d, unless that passes the deadline of the
+// attempt in flight (a hang, d < 0, always does): then the clock moves to
+// the deadline and Wait fails.
+func (c *turnClock) Wait(ctx context.Context, d time.Duration) error {
+	a := c.cur.Load()
+	now := c.s.Now()
+	if a == nil {
+		if d < 0 {
+			return errGaveUp // no deadline to end a hang: the client gives up at once
 		}
-		return d.Sleep(ctx, dur)
+		return c.s.Sleep(ctx, d)
 	}
-	d.Advance(a.end.Sub(now))
+	if d >= 0 && !now.Add(d).After(a.end) {
+		return c.s.Sleep(ctx, d)
+	}
+	_ = c.s.Sleep(ctx, a.end.Sub(now))
 	a.expired.Store(true)
 	return errGaveUp
 }
 
+// turnTransport sends each request in the session of the turn that runs,
+// with that turn's attempt deadline.
+type turnTransport struct {
+	s        *sched
+	clocks   []*turnClock
+	sessions []string
+	timeout  time.Duration
+	next     http.RoundTripper
+	sent     func(k int, at time.Time) // turn k sends a request at at; nil to not say
+}
+
 // RoundTrip sends one attempt with its deadline.
-func (d *deadline) RoundTrip(req *http.Request) (*http.Response, error) {
-	a := &attempt{end: d.Now().Add(d.timeout)}
-	d.mu.Lock()
-	d.cur = a
-	d.mu.Unlock()
-	resp, err := d.next.RoundTrip(req)
+func (t *turnTransport) RoundTrip(req *http.Request) (*http.Response, error) {
+	k := t.s.current()
+	c := t.clocks[k]
+	r := req.Clone(req.Context())
+	r.Header.Set(mockllm.SessionHeader, t.sessions[k])
+	now := c.Now()
+	if t.sent != nil {
+		t.sent(k, now)
+	}
+	a := &attempt{end: now.Add(t.timeout)}
+	c.cur.Store(a)
+	resp, err := t.next.RoundTrip(r)
 	if err != nil {
 		if a.expired.Load() {
-			return nil, timeoutError{d.timeout}
+			return nil, timeoutError{t.timeout}
 		}
 		return nil, err
 	}
-	resp.Body = &deadlineBody{ReadCloser: resp.Body, a: a, timeout: d.timeout}
+	resp.Body = &deadlineBody{ReadCloser: resp.Body, a: a, timeout: t.timeout}
 	return resp, nil
 }
 
