@@ -37,10 +37,11 @@ const (
 	maxSessionName = 200
 )
 
-// Server is the mock LLM: an http.Handler serving, for each scenario, the
-// Anthropic Messages API at /<scenario>/v1/messages and OpenAI's Chat
-// Completions at /<scenario>/v1/chat/completions, and its journal at
-// /_faultbench/journal. It is safe for concurrent use by many sessions at
+// Server is the mock LLM: an http.Handler serving, for each scenario, each
+// of its wires (wires.go) at its route — the Anthropic Messages API at
+// /<scenario>/v1/messages, OpenAI's Chat Completions at
+// /<scenario>/v1/chat/completions and Responses API at
+// /<scenario>/v1/responses — and its journal at /_faultbench/journal. It is safe for concurrent use by many sessions at
 // once.
 type Server struct {
 	clock     Clock
@@ -114,7 +115,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 	sess := newSession(sc, session, clock, &s.seq, &s.entries)
 	sess.gen = s.resets.Load()
 	sess.start, sess.started = clock.Now(), true
-	sess.mem.On = true            // memo.go
+	sess.mem.On = true            // internal/wire/memo.go
 	sess.quota = newQuotas(sc.sc) // buckets live on the session's clock
 	key := sessionKey{name, session}
 	s.mu.Lock()
@@ -228,9 +229,9 @@ func (s *Server) session(sc *served, name, session string) *session {
 	return sess
 }
 
-// ServeHTTP routes POST /<scenario>/v1/messages (Anthropic) and POST
-// /<scenario>/v1/chat/completions (OpenAI) to the scenario's session named
-// by SessionHeader, and /_faultbench/ to the journal and reset. Any other
+// ServeHTTP routes a POST to a wire's route under /<scenario> (Anthropic's
+// v1/messages, OpenAI's v1/chat/completions and v1/responses) to the
+// scenario's session named by SessionHeader, and /_faultbench/ to the journal and reset. Any other
 // path, or an unknown scenario, is a 404 in the wire's error shape;
 // another method on an API path is a 405.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {

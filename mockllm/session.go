@@ -88,7 +88,7 @@ type session struct {
 	asked    time.Duration // the wait the last answer asked for
 	hasAsked bool
 	records  journal
-	mem      wire.Memory  // the last body's messages, in a session made by Open (memo.go)
+	mem      wire.Memory  // the last body's messages, in a session made by Open (internal/wire/memo.go)
 	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 }
 

@@ -86,11 +86,11 @@ type Errors interface {
 
 // Scripted is an error a rule asks for.
 type Scripted struct {
-	Status     int
-	Type, Msg  string // the rule's; "" takes the real API's for the status
-	Model      string // what the client asked for
-	Wait       time.Duration
-	RequestID  string
+	Status    int
+	Type, Msg string // the rule's; "" takes the real API's for the status
+	Model     string // what the client asked for
+	Wait      time.Duration
+	RequestID string
 }
 
 // Refusal is a rate-limit bucket that cannot pay a request.
