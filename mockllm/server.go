@@ -240,6 +240,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sessName := header(r.Header, SessionHeader, defaultSession)
+	if routed, sess, ok := pathSession(r.URL.Path); ok { // pathsession.go
+		r.URL.Path, sessName = routed, sess
+	}
 	if name, api, ok := s.countRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
 		s.countTokens(w, r, api, s.lookup(name), name, sessName)
 		return
