@@ -37,8 +37,8 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 	n := q.InputTokens()
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
 		Scenario: name, Session: sessName, Route: r.URL.Path, Status: http.StatusOK, Kind: kindOK,
-		Model: q.Model, InputTokens: n, RequestID: id, Wire: api.Spec().Name,
-		Purpose: header(r.Header, PurposeHeader, purposeTurn), RetryCount: retryCount(r.Header),
+		Model: clipStray(q.Model), InputTokens: n, RequestID: id, Wire: api.Spec().Name,
+		Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)), RetryCount: retryCount(r.Header),
 	}})
 	h := w.Header()
 	h["Content-Type"] = jsonContentType

@@ -37,16 +37,22 @@ func newQuotas(sc *scenario.Scenario) *quotas {
 	return q
 }
 
-// reset refills every bucket and forgets the answers in flight.
+// reset refills every bucket. The answers in flight stay in flight: a
+// reset clears the journal and the quotas, it does not end answers that
+// are still being sent, so capacity holds across it.
 func (q *quotas) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	old := q.models
 	q.models = make(map[string]*modelQuota)
 	for name, m := range q.sc.Models {
 		if m.Limits.IsZero() && m.Capacity.Concurrent == 0 {
 			continue
 		}
 		mq := &modelQuota{name: name, concurrent: m.Capacity.Concurrent, maxOutput: m.MaxOutput}
+		if o := old[name]; o != nil {
+			mq.inFlight = o.inFlight
+		}
 		if m.Limits.RPM > 0 {
 			mq.rpm = bucket.New(m.Limits.RPM)
 		}
@@ -139,14 +145,13 @@ type ask struct {
 	n      int64
 	what   string // "requests", "input tokens", "output tokens"
 	tokens bool   // the limit counts tokens, not requests
-	abbrev string // RPM, ITPM, OTPM
 }
 
 func (mq *modelQuota) asks(input, maxTokens int) [3]ask {
 	return [3]ask{
-		{b: mq.rpm, n: 1, what: "requests", abbrev: "RPM"},
-		{b: mq.itpm, n: int64(input), what: "input tokens", tokens: true, abbrev: "ITPM"},
-		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", tokens: true, abbrev: "OTPM"},
+		{b: mq.rpm, n: 1, what: "requests"},
+		{b: mq.itpm, n: int64(input), what: "input tokens", tokens: true},
+		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", tokens: true},
 	}
 }
 
@@ -154,7 +159,7 @@ func (mq *modelQuota) asks(input, maxTokens int) [3]ask {
 func (a *ask) refusal(model string) wire.Refusal {
 	limit := a.b.Limit()
 	return wire.Refusal{
-		Model: model, What: a.what, Abbrev: a.abbrev, Tokens: a.tokens,
+		Model: model, What: a.what, Tokens: a.tokens,
 		Limit: limit, Used: limit - a.b.Remaining(), Asked: a.n, Wait: a.b.Wait(a.n),
 	}
 }

@@ -34,10 +34,12 @@ func (s *Server) route(path string) (string, wire.Wire, bool) {
 
 // wireOfPath is the wire a path the mock does not serve belongs to: the
 // one whose routes hold the segment after v1/, else the first.
-func (s *Server) wireOfPath(path string) wire.Wire {
+func (s *Server) wireOfPath(path string) wire.Wire { return wireOfPath(s.wires, path) }
+
+func wireOfPath(wires []wire.Wire, path string) wire.Wire {
 	if _, rest, ok := strings.Cut(path, "/v1/"); ok {
 		first, _, _ := strings.Cut(rest, "/")
-		for _, w := range s.wires {
+		for _, w := range wires {
 			for _, r := range w.Spec().Routes {
 				if first == r {
 					return w
@@ -45,7 +47,7 @@ func (s *Server) wireOfPath(path string) wire.Wire {
 			}
 		}
 	}
-	return s.wires[0]
+	return wires[0]
 }
 
 // countRoute splits "/<scenario>/v1/messages/count_tokens" (a Counter

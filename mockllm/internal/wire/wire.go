@@ -97,10 +97,9 @@ type Scripted struct {
 type Refusal struct {
 	Model string
 	// What names the limit ("requests", "input tokens", "output tokens"),
-	// Abbrev abbreviates it (RPM, ITPM, OTPM), and Tokens says it counts
-	// tokens rather than requests.
-	What, Abbrev string
-	Tokens       bool
+	// and Tokens says it counts tokens rather than requests.
+	What   string
+	Tokens bool
 	// Limit is the bucket's per-minute limit, Used what it has paid out,
 	// Asked what the request asks of it, and Wait how long the refill
 	// takes to hold it.

@@ -83,16 +83,17 @@ func Overflow(msg string) *wire.Error {
 }
 
 // Refused is a 429 rate_limit_exceeded naming the limit, its use and the
-// wait, as OpenAI words it.
+// wait, as OpenAI words it: requests per min (RPM), or tokens per min
+// (TPM) for input and output alike.
 func (Base) Refused(r wire.Refusal) *wire.Error {
-	typ := "requests"
+	typ, abbrev := "requests", "RPM"
 	if r.Tokens {
-		typ = "tokens"
+		typ, abbrev = "tokens", "TPM"
 	}
 	e := &wire.Error{Status: http.StatusTooManyRequests, Type: typ, Code: "rate_limit_exceeded", Kind: wire.KindRateLimit}
 	e.Message = fmt.Sprintf("Rate limit reached for %s in organization org-faultbench on %s per min (%s): "+
 		"Limit %d, Used %d, Requested %d. Please try again in %s. Visit https://platform.openai.com/account/rate-limits to learn more.",
-		r.Model, r.What, r.Abbrev, r.Limit, r.Used, r.Asked, WaitText(r.Wait.Round(time.Millisecond)))
+		r.Model, typ, abbrev, r.Limit, r.Used, r.Asked, WaitText(r.Wait.Round(time.Millisecond)))
 	return e
 }
 

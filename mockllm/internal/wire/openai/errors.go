@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"fmt"
 	"net/http"
 	"strconv"
@@ -51,12 +52,35 @@ func KindOf(s *wire.Scanner) string {
 		return "null"
 	}
 	at := s.Pos()
-	_, isInt := jsonscan.Integer(s.Literal())
+	isInt := isInteger(s.Literal())
 	s.Seek(at)
 	if isInt {
 		return "an integer"
 	}
 	return "a decimal number"
+}
+
+// isInteger reports whether a JSON number is an integer, whatever its size:
+// an optional minus and digits only.
+func isInteger(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("-"))
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clipLiteral is at most 32 bytes of a number the client sent, to quote.
+func clipLiteral(b []byte) string {
+	if len(b) <= 32 {
+		return string(b)
+	}
+	return string(b[:32]) + "…"
 }
 
 // Scripted is the error a rule answers with on OpenAI's wires: the

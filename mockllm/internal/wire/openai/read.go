@@ -55,8 +55,13 @@ func ReadMaxTokens(s *wire.Scanner, q *wire.Request, key string) *wire.Error {
 		return TypeError(s, key, "an integer")
 	}
 	at := s.Pos()
-	n, ok := jsonscan.Integer(s.Literal())
+	lit := s.Literal()
+	n, ok := jsonscan.Integer(lit)
 	if !ok {
+		if isInteger(lit) {
+			return Param(key, "integer_above_max_value", fmt.Sprintf(
+				"Invalid '%s': integer above maximum value. Expected a value <= %d, but got %s instead.", key, 1<<31-1, clipLiteral(lit)))
+		}
 		s.Seek(at)
 		return TypeError(s, key, "an integer")
 	}
