@@ -134,5 +134,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newServeCmd(stdout, stderr))
 	root.AddCommand(newExploreCmd(stdout))
 	root.AddCommand(newGradeCmd(stdout, stderr))
+	fitHelp(root)
 	return root
 }
