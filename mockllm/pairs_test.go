@@ -30,7 +30,9 @@ func pairsBody(path string, n int) []byte {
 	switch {
 	case strings.HasSuffix(path, "/v1/messages"):
 		b.WriteString(`{"model":"sonnet","max_tokens":100,"messages":[{"role":"user","content":"go"},{"role":"assistant","content":[`)
-		list(func(i int) { b.WriteString(`{"type":"tool_use","id":"` + id(i) + `","name":"ls","input":{"path":"."}}`) })
+		list(func(i int) {
+			b.WriteString(`{"type":"tool_use","id":"` + id(i) + `","name":"ls","input":{"path":"."}}`)
+		})
 		b.WriteString(`]},{"role":"user","content":[`)
 		list(func(i int) { b.WriteString(`{"type":"tool_result","tool_use_id":"` + id(i) + `","content":"ok"}`) })
 		b.WriteString(`]}]}`)
