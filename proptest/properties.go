@@ -62,7 +62,7 @@ func NeverResendsAfterPermanentError(strategies ...recovery.Strategy) func(*rapi
 					continue
 				}
 				t.Fatalf("%s: attempt %d was %s, yet attempt %d followed on %s: %s", r.Strategy, a.N, a.Kind, next.N, next.Model,
-					settingOf(s, notClassify, retryLists(k), shouldRetryPermanent))
+					settingOf(s, notClassify, retryLists(k), roundsList(k), shouldRetryPermanent))
 			}
 		}
 	}
@@ -111,6 +111,12 @@ func WaitsWithinBounds(strategies ...recovery.Strategy) func(*rapid.T) {
 						return true
 					}
 				}
+				for i := range s.Rounds {
+					lo, hi := s.RoundBackoff.Bounds(i)
+					if s.Classify && ms >= lo.Milliseconds()-1 && ms <= hi.Milliseconds()+1 {
+						return true
+					}
+				}
 				if !s.Classify {
 					return false
 				}
@@ -119,6 +125,11 @@ func WaitsWithinBounds(strategies ...recovery.Strategy) func(*rapid.T) {
 						w = min(w, c)
 					}
 					if s.HonorRetryAfter && ms == w.Milliseconds() {
+						return true
+					}
+					// retry_after.jitter adds 0 to that share of it.
+					if j := s.ServerWaitJitter; s.HonorRetryAfter && j > 0 && ms >= w.Milliseconds() &&
+						ms <= w.Milliseconds()+int64(float64(w.Milliseconds())*min(j, 1))+1 {
 						return true
 					}
 				}
@@ -197,10 +208,12 @@ func AuthRefreshAtMostOnce(strategies ...recovery.Strategy) func(*rapid.T) {
 			}
 			s := named[r.Strategy]
 			if refreshes > 1 {
-				t.Fatalf("%s resent a 401 %d times in one turn: %s", r.Strategy, refreshes, settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth)))
+				t.Fatalf("%s resent a 401 %d times in one turn: %s", r.Strategy, refreshes,
+					settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth), roundsList(recovery.KindAuth)))
 			}
 			if refreshes == 1 && (!sc.Turn.AuthRefresh || !s.RefreshAuth) {
-				t.Fatalf("%s retried a 401 with no refresh to make: %s", r.Strategy, settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth)))
+				t.Fatalf("%s retried a 401 with no refresh to make: %s", r.Strategy,
+					settingOf(s, notClassify, authWithinAttempts, retryLists(recovery.KindAuth), roundsList(recovery.KindAuth)))
 			}
 		}
 	}
