@@ -9,6 +9,8 @@ import (
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/faultbench/faultbench/internal/within"
 )
 
 // serveLimited serves a handler that reads the body and answers 200, with
@@ -109,7 +111,7 @@ func TestConnectionLimit(t *testing.T) {
 		third <- c
 	}()
 	_ = c1.Close()
-	<-third
+	within.Recv(t, third, "the third connection")
 	if got := strings.Join(f.log, " "); got != "accept accept close accept" {
 		t.Fatalf("got %s", got)
 	}

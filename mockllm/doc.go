@@ -15,7 +15,8 @@
 // the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
-// when absent). A session has its own clock and start (Open; a session the
+// when absent), or by the path: /<scenario>/s/<session>/v1/... is that
+// session, whatever the header says (pathsession.go; Endpoint.SessionURL). A session has its own clock and start (Open; a session the
 // harness did not open starts at its first request, on the server's
 // clock), its own request numbering, and its own count of how often each
 // rule has answered. Sessions share nothing but the scenario, which is

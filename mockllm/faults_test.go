@@ -13,6 +13,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/internal/within"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
 )
@@ -111,10 +112,10 @@ var _ = Describe("transport faults over loopback", func() {
 				_, err := post(ctx, client, url, "s", good)
 				errs <- err
 			}()
-			<-clk.hung
+			within.Recv(GinkgoT(), clk.hung, "the request to hang")
 			Consistently(errs, "50ms").ShouldNot(Receive())
 			cancel()
-			Expect(<-errs).To(MatchError(context.Canceled))
+			Expect(within.Recv(GinkgoT(), errs, "the client to give up")).To(MatchError(context.Canceled))
 			Expect(entry()).To(And(HaveField("Status", 0), HaveField("Kind", "timeout"), HaveField("Fault", "hang")))
 		})
 
@@ -126,9 +127,9 @@ var _ = Describe("transport faults over loopback", func() {
 				_, err := post(context.Background(), client, ep.BaseURL(scName)+"v1/messages", "s", good)
 				errs <- err
 			}()
-			<-clk.hung
+			within.Recv(GinkgoT(), clk.hung, "the request to hang")
 			Expect(ep.Close()).To(Succeed()) // returns: the hanging handler saw the shutdown
-			Expect(<-errs).To(HaveOccurred())
+			Expect(within.Recv(GinkgoT(), errs, "the client to give up")).To(HaveOccurred())
 		})
 	})
 

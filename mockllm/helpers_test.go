@@ -210,7 +210,7 @@ func (g *gate) Wait(ctx context.Context, d time.Duration) error {
 	}
 	if d < 0 {
 		g.hung <- struct{}{}
-		<-ctx.Done()
+		<-ctx.Done() // bounded: the request's context ends when the client gives up or the server closes
 		return ctx.Err()
 	}
 	return g.Sleep(ctx, d)

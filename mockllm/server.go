@@ -239,6 +239,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	sessName := header(r.Header, SessionHeader, defaultSession)
+	if routed, sess, ok := pathSession(r.URL.Path); ok { // pathsession.go
+		r.URL.Path, sessName = routed, sess
+	}
 	if name, ok := countTokensRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
 		s.countTokens(w, r, s.lookup(name), name, sessName)
 		return

@@ -12,6 +12,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/internal/within"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -324,7 +325,7 @@ var _ = Describe("The adaptive limiter", func() {
 			order = append(order, r.System[:1]+"-send")
 			mu.Unlock()
 			if strings.HasPrefix(r.System, "A") {
-				<-release
+				within.Recv(GinkgoT(), release, "the test to release A")
 			}
 			mu.Lock()
 			order = append(order, r.System[:1]+"-done")
@@ -346,12 +347,12 @@ var _ = Describe("The adaptive limiter", func() {
 		go func() { _, _ = e.Do(context.Background(), a); done <- struct{}{} }()
 		Eventually(func() int { mu.Lock(); defer mu.Unlock(); return len(order) }).Should(Equal(1))
 		go func() { _, _ = e.Do(context.Background(), b); done <- struct{}{} }()
-		ev := <-holds // B is waiting for the slot
+		ev := within.Recv(GinkgoT(), holds, "B's hold") // B is waiting for the slot
 		Expect(ev.Reason).To(Equal("adaptive limiter: 1 in flight, limit 1"))
 		Expect(ev.Wait).To(Equal(recovery.SlotPoll))
 		close(release)
-		<-done
-		<-done
+		within.Recv(GinkgoT(), done, "turn A")
+		within.Recv(GinkgoT(), done, "turn B")
 		Expect(order).To(Equal([]string{"A-send", "A-done", "B-send", "B-done"}))
 	})
 

@@ -26,10 +26,8 @@ var _ = Describe("Durations", func() {
 		Entry("seconds", "30s", 30*time.Second),
 		Entry("minutes and seconds", "1m30s", 90*time.Second),
 		Entry("milliseconds", "500ms", 500*time.Millisecond),
-		Entry("a bare integer is seconds", "30", 30*time.Second),
-		Entry("a quoted integer is seconds", `"30"`, 30*time.Second),
-		Entry("a fraction of seconds", "1.5", 1500*time.Millisecond),
 		Entry("zero", "0", time.Duration(0)),
+		Entry("a fraction of a second", "1.5s", 1500*time.Millisecond),
 		Entry("null", "null", time.Duration(0)),
 	)
 
@@ -45,7 +43,11 @@ var _ = Describe("Durations", func() {
 		Entry("negative seconds", "-5", "duration must not be negative, got -5"),
 		Entry("a word", "soon", `want a duration such as "30s"`),
 		Entry("days", "2d", `want a duration such as "30s"`),
-		Entry("too many seconds", "10000000000", "duration 10000000000 s is too large"),
+		Entry("too many hours", "3000000h", `want a duration such as "30s"`),
+		// A bare number is no duration: the error shows the fix.
+		Entry("a bare integer", "30", "30 has no unit: write 30s (or ms, m, h)"),
+		Entry("a quoted integer", `"30"`, "30 has no unit: write 30s (or ms, m, h)"),
+		Entry("a bare fraction", "1.5", "1.5 has no unit: write 1.5s (or ms, m, h)"),
 	)
 
 	It("writes itself as time.Duration does", func() {

@@ -31,7 +31,7 @@ var _ = Describe("A rule's fault", func() {
 		Entry("cut_after 0", "{fault: {cut_after: 0}}", scenario.Fault{Kind: scenario.FaultCut}, "{cut_after: 0}"),
 		Entry("error_after", "{fault: {error_after: 3}, type: api_error}", scenario.Fault{Kind: scenario.FaultError, After: 3}, "{error_after: 3}"),
 		Entry("a dribble", "{fault: {dribble: 500ms}}", scenario.Fault{Dribble: scenario.Duration(500 * time.Millisecond)}, "{dribble: 500ms}"),
-		Entry("a delay", "{fault: {delay: 20}}", scenario.Fault{Delay: scenario.Duration(20 * time.Second)}, "{delay: 20s}"),
+		Entry("a delay", "{fault: {delay: 20s}}", scenario.Fault{Delay: scenario.Duration(20 * time.Second)}, "{delay: 20s}"),
 		Entry("a slow cut", "{fault: {dribble: 1s, cut_after: 8}}",
 			scenario.Fault{Kind: scenario.FaultCut, After: 8, Dribble: scenario.Duration(time.Second)}, "{cut_after: 8, dribble: 1s}"),
 	)

@@ -263,7 +263,15 @@ var _ = Describe("Loading a scenario file", func() {
 			`x.yaml:5:11: aliases.any: required: the model of models the name "any" is served as`),
 		Entry("model aliases as a list", string(minimal("aliases: [m]\n")),
 			"x.yaml:5:10: aliases: want a mapping, got a list"),
+		Entry("a grade check that is none", string(minimal("grade: [recovers, retry-afterr]\n")),
+			`x.yaml:5:19: grade[1]: "retry-afterr" is not a check of faultbench grade (checks: retry-after, retry-after-ms, should-retry-false, permanent, bounded, backoff, jitter, recovers, stream-restarts, hang, overflow, fallback)`),
 	)
+
+	It("reads the grade checks", func() {
+		s, err := scenario.Parse("x.yaml", minimal("grade: [recovers, backoff]\n"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(s.Grade).To(Equal([]string{"recovers", "backoff"}))
+	})
 
 	It("reads model aliases", func() {
 		s, err := scenario.Parse("x.yaml", minimal("aliases: {claude-sonnet-4-5: m, any: m}\n"))

@@ -25,6 +25,10 @@ type Scenario struct {
 	Tools []Tool `yaml:"tools"`
 	// Workload runs the turn as a fleet (workload.go).
 	Workload Workload `yaml:"workload"`
+	// Grade names the checks of `faultbench grade` that judge a client's
+	// journal in this scenario (GradeChecks; docs/grade.md). Empty: the
+	// scenario grades none; `run` ignores it.
+	Grade []string `yaml:"grade"`
 
 	// Path is the file the scenario was loaded from ("" when built in code).
 	Path string `yaml:"-"`

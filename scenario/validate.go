@@ -121,6 +121,7 @@ func (v *validator) scenario(s *Scenario) {
 	v.aliases(s)
 	v.turn(s)
 	v.workload(s.Workload)
+	v.grade(s) // grade.go
 	v.tools = map[string]bool{}
 	for i, t := range s.Tools {
 		tp := fmt.Sprintf("tools[%d]", i)
@@ -427,7 +428,7 @@ func (v *validator) expect(path, strategy string, e Expect, fleet bool) {
 		case err != nil:
 			v.errorf(path+"."+f.name, "%v", err)
 		case f.duration && !b.IsDuration() && b.Value != 0:
-			v.errorf(path+"."+f.name, "%s needs a unit, such as \"%s %gs\"", quote(f.value), b.Op, b.Value)
+			v.errorf(path+"."+f.name, "%s has no unit: write \"%s %gs\" (or ms, m, h)", quote(f.value), b.Op, b.Value)
 		case !f.duration && b.IsDuration():
 			v.errorf(path+"."+f.name, "%s is a count, not a duration", quote(f.value))
 		}

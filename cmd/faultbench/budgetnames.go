@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/faultbench/faultbench/grade"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 	"github.com/faultbench/faultbench/scenario"
@@ -26,7 +27,10 @@ const strategyDir = "strategies"
 // "did you mean"; any other unknown name is said once on stderr as not
 // checked in this run, and the run goes on.
 func checkBudgetNames(stderr io.Writer, scs []*scenario.Scenario, builtIn bool, given []recovery.Strategy) error {
+	// grade.Strategy keys the budget of the client that `faultbench grade`
+	// runs; run and validate accept it, grade checks it.
 	known := append(presetNames(), recovery.Aliases()...)
+	known = append(known, grade.Strategy)
 	for _, s := range given {
 		known = append(known, s.Name)
 	}

@@ -133,5 +133,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newStrategiesCmd(stdout))
 	root.AddCommand(newServeCmd(stdout, stderr))
 	root.AddCommand(newExploreCmd(stdout))
+	root.AddCommand(newGradeCmd(stdout, stderr))
 	return root
 }

@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/faultbench/faultbench/internal/within"
 )
 
 // In serve a session starts at the real time of its first request: a
@@ -21,12 +23,14 @@ func TestServeSendsAbsoluteTimesFromTheSessionsRealStart(t *testing.T) {
 	go func() {
 		done <- runServe(ctx, &stdout, &stderr, serveFlags{addr: "127.0.0.1:0"}, []string{"../../scenarios/retry-after-date.yaml"}, ready)
 	}()
-	defer func() { cancel(); <-done }()
+	defer func() { cancel(); within.Recv(t, done, "serve to end") }()
 	var addr string
 	select {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("serve ended before it served: %v, stderr: %s", err, stderr.String())
+	case <-time.After(within.Deadline):
+		t.Fatalf("serve did not start within %v, stderr: %s", within.Deadline, stderr.String())
 	}
 	transport := &http.Transport{Proxy: nil}
 	defer transport.CloseIdleConnections()

@@ -10,11 +10,14 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 	"github.com/openai/openai-go/v3"
 	oaoption "github.com/openai/openai-go/v3/option"
+
+	"github.com/faultbench/faultbench/internal/within"
 )
 
 // TestServeBucketRefusesTheOfficialSDKAndCurlAlike: under serve, the 429
@@ -35,6 +38,8 @@ func TestServeBucketRefusesTheOfficialSDKAndCurlAlike(t *testing.T) {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("serve ended before it served: %v, stderr: %s", err, stderr.String())
+	case <-time.After(within.Deadline):
+		t.Fatalf("serve did not start within %v, stderr: %s", within.Deadline, stderr.String())
 	}
 	transport := &http.Transport{Proxy: nil}
 	defer transport.CloseIdleConnections()
@@ -112,7 +117,7 @@ func TestServeBucketRefusesTheOfficialSDKAndCurlAlike(t *testing.T) {
 		t.Fatalf("the OpenAI SDK's 429 lacks the bucket's headers: %v", oaErr.Response.Header)
 	}
 	cancel()
-	if err := <-done; err != nil {
+	if err := within.Recv(t, done, "serve to end"); err != nil {
 		t.Fatal(err)
 	}
 }

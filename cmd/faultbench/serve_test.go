@@ -9,6 +9,9 @@ import (
 	"net/http"
 	"strings"
 	"testing"
+	"time"
+
+	"github.com/faultbench/faultbench/internal/within"
 )
 
 func TestServePrintsBaseURLsServesAndPrintsTheJournalOnStop(t *testing.T) {
@@ -25,6 +28,8 @@ func TestServePrintsBaseURLsServesAndPrintsTheJournalOnStop(t *testing.T) {
 	case addr = <-ready:
 	case err := <-done:
 		t.Fatalf("serve ended before it served: %v, stderr: %s", err, stderr.String())
+	case <-time.After(within.Deadline):
+		t.Fatalf("serve did not start within %v, stderr: %s", within.Deadline, stderr.String())
 	}
 	lines := strings.Split(strings.TrimSpace(stdout.String()), "\n")
 	if len(lines) != 2 || !strings.Contains(lines[0], " http://"+addr+"/auth-expired/ ") || !strings.HasPrefix(lines[1], "truncated-answer") ||
@@ -61,7 +66,7 @@ func TestServePrintsBaseURLsServesAndPrintsTheJournalOnStop(t *testing.T) {
 	}
 
 	cancel() // Ctrl-C
-	if err := <-done; err != nil {
+	if err := within.Recv(t, done, "serve to end"); err != nil {
 		t.Fatal(err)
 	}
 	out := stdout.String()
@@ -107,12 +112,14 @@ func serveFor(t *testing.T, f serveFlags, args ...string) (addr string, stdout *
 	case err := <-done:
 		cancel()
 		t.Fatalf("serve ended before it served: %v, stderr: %s", err, stderr.String())
+	case <-time.After(within.Deadline):
+		t.Fatalf("serve did not start within %v, stderr: %s", within.Deadline, stderr.String())
 	}
 	transport := &http.Transport{Proxy: nil}
 	t.Cleanup(func() {
 		transport.CloseIdleConnections()
 		cancel()
-		if err := <-done; err != nil {
+		if err := within.Recv(t, done, "serve to end"); err != nil {
 			t.Error(err)
 		}
 	})

@@ -79,6 +79,9 @@ func TestLayering(t *testing.T) {
 		{"recovery/openai", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"recovery/strategyfile", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"scenario", []string{"recovery", "mockllm", "harness", "ledger", "reports", "proptest", "cmd"}},
+		// grade judges a client from the mock's journal: never by the engine's
+		// runner or its reports.
+		{"grade", []string{"harness", "reports", "proptest", "cmd"}},
 	}
 	for _, rule := range rules {
 		for _, d := range deps(t, r, rule.pkg) {

@@ -2,12 +2,14 @@ package strategyfile
 
 import (
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,29 +48,44 @@ func Parse(file string, data []byte) (recovery.Strategy, error) {
 	if e := oneDocument(file, tree); e != nil {
 		return recovery.Strategy{}, e
 	}
+	// Every unknown field and every value of the wrong type at once, as
+	// the scenario loader reports them; the decoder would stop at the
+	// first.
+	found := checkTree(file, tree)
 	var f doc
-	dec := yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField(), yaml.Strict())
-	if err := dec.Decode(&f); err != nil {
+	if len(found) == 0 {
+		err = yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField(), yaml.Strict()).Decode(&f)
+	} else {
+		// The problems found are reported, and their values cleared in
+		// tree: read the rest for the problems of range.
+		err = decodeRest(tree, &f)
+	}
+	if err != nil {
 		if errors.Is(err, io.EOF) {
 			return recovery.Strategy{}, &Error{File: file, Msg: "empty file: want a strategy"}
+		}
+		if len(found) > 0 {
+			return recovery.Strategy{}, joinErrors(found)
 		}
 		e := asError(file, err, tree)
 		e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
 		return recovery.Strategy{}, e
 	}
 	var s recovery.Strategy
+	var probs []problem
 	if f.Base != nil {
-		base, ok := recovery.Preset(*f.Base)
-		if !ok {
-			return recovery.Strategy{}, locate(file, tree, problem{path: "$.base",
+		if base, ok := recovery.Preset(*f.Base); ok {
+			// The file's strategy is a new one: its name and words are its own.
+			s = base.Clone()
+			s.Name, s.Description = "", ""
+		} else {
+			probs = append(probs, problem{path: "$.base",
 				msg: fmt.Sprintf("unknown preset %s (known: %s)", short(*f.Base), strings.Join(presetNames(), ", "))})
 		}
-		// The file's strategy is a new one: its name and words are its own.
-		s = base.Clone()
-		s.Name, s.Description = "", ""
 	}
-	if probs := f.apply(&s); len(probs) > 0 {
-		return recovery.Strategy{}, locate(file, tree, probs...)
+	probs = append(probs, f.apply(&s)...)
+	if len(found) > 0 || len(probs) > 0 {
+		return recovery.Strategy{}, joinErrors(append(found, locate(file, tree, probs...)...))
 	}
 	named := s.Name != ""
 	if !named {
@@ -76,7 +93,7 @@ func Parse(file string, data []byte) (recovery.Strategy, error) {
 	}
 	if err := checkName(s); err != nil {
 		if named {
-			return recovery.Strategy{}, locate(file, tree, problem{path: "$.name", msg: err.Error()})
+			return recovery.Strategy{}, joinErrors(locate(file, tree, problem{path: "$.name", msg: err.Error()}))
 		}
 		return recovery.Strategy{}, &Error{File: file, Field: "name",
 			Msg: "the file has no name field, and its file name will not do: " + err.Error()}
@@ -123,9 +140,33 @@ func oneDocument(file string, tree *ast.File) error {
 	return nil
 }
 
+// decodeRest decodes the first document of tree into f, unknown fields
+// left out.
+func decodeRest(tree *ast.File, f *doc) error {
+	for _, d := range tree.Docs {
+		if d != nil && d.Body != nil {
+			return yaml.NewDecoder(bytes.NewReader(nil)).DecodeFromNode(d.Body, f)
+		}
+	}
+	return io.EOF
+}
+
+// joinErrors joins errs, sorted by position, as one error: errors.As
+// finds the first, and each is one line of its message.
+func joinErrors(errs []*Error) error {
+	slices.SortStableFunc(errs, func(a, b *Error) int {
+		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
+	})
+	out := make([]error, len(errs))
+	for i, e := range errs {
+		out[i] = e
+	}
+	return errors.Join(out...)
+}
+
 // locate turns range problems into errors with the line of each field.
-func locate(file string, tree *ast.File, probs ...problem) error {
-	var errs []error
+func locate(file string, tree *ast.File, probs ...problem) []*Error {
+	var errs []*Error
 	for _, p := range probs {
 		e := &Error{File: file, Field: fieldOf(p.path), Msg: p.msg}
 		if path, err := yaml.PathString(p.path); err == nil {
@@ -135,7 +176,7 @@ func locate(file string, tree *ast.File, probs ...problem) error {
 		}
 		errs = append(errs, e)
 	}
-	return errors.Join(errs...)
+	return errs
 }
 
 func presetNames() []string {

@@ -137,3 +137,41 @@ func TestProblemsNameFileLineAndField(t *testing.T) {
 		})
 	}
 }
+
+// Five mistakes are five errors of one run, each with its line, its field
+// path and, for a misspelt field, the field meant — as the scenario loader
+// reports them.
+func TestEveryProblemAtOnce(t *testing.T) {
+	text := "name: mine\nbase: classify\natempts: 3\nretry_after:\n  honour: true\n  cap: 30\n" +
+		"backoff: {factor: 0.5}\nloop_guard: {windw: 3}\nstep_cap: -1\n"
+	_, err := strategyfile.Parse("mine.yaml", []byte(text))
+	if err == nil {
+		t.Fatal("no error")
+	}
+	want := []string{
+		`mine.yaml:3:1: atempts: unknown field "atempts"; did you mean "attempts"?`,
+		`mine.yaml:5:3: retry_after.honour: unknown field "honour"; did you mean "honor"?`,
+		`mine.yaml:6:8: retry_after.cap: 30 has no unit: write 30s (or ms, m, h)`,
+		`mine.yaml:7:19: backoff.factor: must be >= 1`,
+		`mine.yaml:8:14: loop_guard.windw: unknown field "windw"; did you mean "window"?`,
+		`mine.yaml:9:11: step_cap: must be >= 0, got -1`,
+	}
+	lines := strings.Split(err.Error(), "\n")
+	if len(lines) != len(want) {
+		t.Fatalf("%d errors, want %d:\n%s", len(lines), len(want), err)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(lines[i], w) {
+			t.Errorf("error %d: %q, want %q", i, lines[i], w)
+		}
+	}
+	var fe *strategyfile.Error
+	if !errors.As(err, &fe) || fe.Field != "atempts" {
+		t.Errorf("errors.As finds %+v, want the first", fe)
+	}
+	// A field far from every known one lists them.
+	_, err = strategyfile.Parse("x.yaml", []byte("zzzzzz: 1\n"))
+	if err == nil || !strings.Contains(err.Error(), "(known fields: adaptive_limiter, adjust, ") {
+		t.Errorf("got %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package strategyfile
 
 import (
 	"fmt"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -26,8 +27,11 @@ func scalar(n ast.Node, want string) (string, error) {
 }
 
 // duration is a time.Duration written "500ms", "32s" or "6h" (0 alone is
-// allowed too).
+// allowed too); any other bare number is an error that shows the fix.
 type duration time.Duration
+
+// bareNumber is a plain number, which is no duration (but for 0).
+var bareNumber = regexp.MustCompile(`^[0-9]+(\.[0-9]+)?$`)
 
 func (d *duration) UnmarshalYAML(n ast.Node) error {
 	s, err := scalar(n, "a duration such as 500ms or 32s")
@@ -37,6 +41,9 @@ func (d *duration) UnmarshalYAML(n ast.Node) error {
 	if s == "0" {
 		*d = 0
 		return nil
+	}
+	if bareNumber.MatchString(s) {
+		return badValue(n, "%s has no unit: write %ss (or ms, m, h)", clip(s, maxQuoted), clip(s, maxQuoted))
 	}
 	v, perr := time.ParseDuration(s)
 	if perr != nil || v < 0 {

@@ -1,0 +1,227 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"strings"
+	"time"
+
+	"github.com/spf13/cobra"
+
+	"github.com/faultbench/faultbench/grade"
+	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+type gradeFlags struct {
+	pack       string
+	writePack  string
+	strategies string
+	check      bool
+	cardOnly   bool
+	format     string
+	out        string
+	timeout    time.Duration
+	parallel   int
+	bounds     grade.Bounds
+}
+
+func newGradeCmd(stdout, stderr io.Writer) *cobra.Command {
+	var f gradeFlags
+	cmd := &cobra.Command{
+		Use:   "grade [flags] -- CMD [ARGS...]",
+		Short: "Grade any client's recovery: run CMD against each scenario of a pack and judge it from the journal",
+		Long: `grade runs CMD once per scenario of a pack (default: the built-in one; --write-pack DIR
+writes it out to edit), against the mock on a loopback port, in real time. Each run gets its own
+session in its base URL, in the environment: ANTHROPIC_BASE_URL, OPENAI_BASE_URL (with /v1),
+FAULTBENCH_BASE_URL, FAULTBENCH_SCENARIO, FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL,
+FAULTBENCH_WIRE, FAULTBENCH_STREAM, and a dummy ANTHROPIC_API_KEY and OPENAI_API_KEY where none
+is set. A run that outlives --timeout is killed with its process group.
+
+Then each check the scenario names (docs/grade.md) judges the journal: pass, fail or not
+reached, with its evidence. The same pack runs through the built-in strategies on the virtual
+clock, and the report shows the client as one more column beside them, "client" (the key of
+its budgets in an expect block). --check exits 1 when a check fails or a budget breaks.`,
+		Args: func(cmd *cobra.Command, args []string) error {
+			if f.writePack != "" {
+				return nil
+			}
+			if cmd.ArgsLenAtDash() != 0 || len(args) == 0 {
+				return bad(errors.New("grade: give the client after --, as in faultbench grade -- node client.mjs"))
+			}
+			return nil
+		},
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if f.writePack != "" {
+				return writePack(stdout, f.writePack)
+			}
+			return runGrade(cmd.Context(), stdout, stderr, f, args)
+		},
+	}
+	fl := cmd.Flags()
+	fl.StringVar(&f.pack, "pack", "", "a folder (or file) of scenarios to grade with, instead of the built-in pack")
+	fl.StringVar(&f.writePack, "write-pack", "", "write the built-in pack into DIR, to edit, and exit")
+	fl.StringVar(&f.strategies, "strategies", strings.Join(presetNames(), ","), "the strategies to run the pack through beside the client")
+	fl.BoolVar(&f.check, "check", false, "exit 1 when a check fails or a budget of the client (expect: {client: ...}) breaks")
+	fl.BoolVar(&f.cardOnly, "card-only", false, "table and markdown: print the report card alone, without the strategies' report")
+	fl.StringVar(&f.format, "format", "table", "output format: table|markdown|json|junit|html")
+	fl.StringVar(&f.out, "out", "", "write the report to FILE instead of standard output")
+	fl.DurationVar(&f.timeout, "timeout", grade.DefaultTimeout, "real time each scenario's process may run before its process group is killed")
+	fl.IntVar(&f.parallel, "parallel", grade.DefaultParallel, "scenarios run at once")
+	fl.IntVar(&f.bounds.Attempts, "bound-attempts", grade.DefaultAttempts, "most attempts a client may make under a fault that never passes")
+	fl.DurationVar(&f.bounds.Time, "bound-time", grade.DefaultTime, "most time a client may keep trying under such a fault, or sit on a hung request")
+	return cmd
+}
+
+func writePack(stdout io.Writer, dir string) error {
+	files, err := grade.WritePack(dir)
+	for _, f := range files {
+		fmt.Fprintln(stdout, "wrote", f)
+	}
+	if err != nil {
+		return bad(err)
+	}
+	return nil
+}
+
+// gradeFormats are the formats grade writes.
+var gradeFormats = []string{reports.FormatTable, reports.FormatMarkdown, reports.FormatJSON, reports.FormatJUnit, reports.FormatHTML}
+
+func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, command []string) error {
+	if !contains(gradeFormats, f.format) {
+		return bad(fmt.Errorf("--format: unknown format %q (known: %s)", f.format, strings.Join(gradeFormats, ", ")))
+	}
+	if f.timeout <= 0 || f.parallel <= 0 || f.bounds.Attempts <= 0 || f.bounds.Time <= 0 {
+		return bad(errors.New("--timeout, --parallel, --bound-attempts and --bound-time must be more than 0"))
+	}
+	var scs []*scenario.Scenario
+	var err error
+	if f.pack != "" {
+		scs, _, err = loadScenarios(stderr, []string{f.pack})
+	} else if scs, err = grade.Pack(); err != nil {
+		err = fmt.Errorf("the built-in pack: %w", err) // a bug of this build
+	}
+	if err != nil {
+		return err
+	}
+	strategies, err := strategiesFrom(f.strategies)
+	if err != nil {
+		return bad(err)
+	}
+	if err := checkBudgetNames(stderr, scs, false, strategies); err != nil {
+		return err
+	}
+
+	rep, err := harness.Run(ctx, scs, strategies, harness.Options{Seed: 1})
+	if err != nil && ctx.Err() == nil {
+		return fmt.Errorf("grade: the strategies: %w", err)
+	}
+	fmt.Fprintf(stderr, "faultbench grade: %d scenarios, %d at once, each at most %s of real time\n", len(scs), min(f.parallel, len(scs)), f.timeout)
+	runs, obsErr := grade.Observe(ctx, scs, grade.Options{Command: command, Timeout: f.timeout, Parallel: f.parallel})
+	if obsErr != nil && ctx.Err() == nil {
+		return bad(obsErr)
+	}
+	for _, r := range runs {
+		rep.Results = append(rep.Results, grade.Ledger(r))
+	}
+	card := grade.NewCard(command, runs, f.bounds)
+
+	violations, err := budgets(scs, rep)
+	if err != nil {
+		return err
+	}
+	var clientViolations []reports.Violation
+	for _, v := range violations {
+		if v.Strategy == grade.Strategy {
+			clientViolations = append(clientViolations, v)
+		}
+	}
+	descriptions := map[string]string{}
+	for _, sc := range scs {
+		descriptions[sc.Name] = sc.Description
+	}
+	opts := reports.Options{Strategies: append(names(strategies), grade.Strategy), Descriptions: descriptions,
+		Violations: violations, Checked: true, Expectations: expectations(scs, rep), SummaryOnly: f.format == reports.FormatTable}
+	var buf bytes.Buffer
+	if err := writeGrade(&buf, f.format, f.cardOnly, card, rep, opts); err != nil {
+		return err
+	}
+	if err := emit(stdout, f.out, buf.Bytes()); err != nil {
+		return err
+	}
+	if obsErr != nil { // interrupted: what finished is reported
+		return obsErr
+	}
+	var failed []string
+	if n := len(card.Failed()); n > 0 {
+		failed = append(failed, fmt.Sprintf("%d failed %s", n, plural(n, "check", "checks")))
+	}
+	if n := len(clientViolations); n > 0 {
+		failed = append(failed, fmt.Sprintf("%d broken %s of the client", n, plural(n, "budget", "budgets")))
+	}
+	if len(failed) > 0 {
+		fmt.Fprintf(stderr, "faultbench grade: %s\n", card.Tally())
+		if f.check {
+			return verdict{errors.New(strings.Join(failed, "; "))}
+		}
+	}
+	return nil
+}
+
+// writeGrade renders the card and the report beside it in one format.
+func writeGrade(w *bytes.Buffer, format string, cardOnly bool, card grade.Card, rep ledger.Report, opts reports.Options) error {
+	switch format {
+	case reports.FormatTable:
+		if err := grade.WriteText(w, card); err != nil || cardOnly {
+			return err
+		}
+		w.WriteString("\n")
+	case reports.FormatMarkdown:
+		if err := grade.WriteMarkdown(w, card); err != nil || cardOnly {
+			return err
+		}
+		w.WriteString("\n")
+	case reports.FormatJSON:
+		var r bytes.Buffer
+		if err := reports.JSON(&r, rep); err != nil {
+			return fmt.Errorf("render report: %w", err)
+		}
+		var doc map[string]json.RawMessage
+		if err := json.Unmarshal(r.Bytes(), &doc); err != nil {
+			return fmt.Errorf("render report: %w", err)
+		}
+		c, err := json.Marshal(card)
+		if err != nil {
+			return fmt.Errorf("render report: %w", err)
+		}
+		doc["grade"] = c
+		out, err := json.MarshalIndent(doc, "", "  ")
+		if err != nil {
+			return fmt.Errorf("render report: %w", err)
+		}
+		w.Write(out)
+		w.WriteString("\n")
+		return nil
+	case reports.FormatJUnit:
+		return grade.WriteJUnit(w, card)
+	}
+	if err := reports.Write(w, format, rep, opts); err != nil {
+		return fmt.Errorf("render report: %w", err)
+	}
+	return nil
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,111 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/faultbench/faultbench/internal/fakeclient"
+)
+
+// gradePack writes a pack of the built-in pack's files named into a
+// temporary folder.
+func gradePack(t *testing.T, names ...string) string {
+	t.Helper()
+	all := t.TempDir()
+	var out, errOut bytes.Buffer
+	if code := mainContext(context.Background(), []string{"grade", "--write-pack", all}, &out, &errOut); code != exitOK {
+		t.Fatalf("--write-pack: exit %d: %s", code, errOut.String())
+	}
+	dir := t.TempDir()
+	for _, n := range names {
+		data, err := os.ReadFile(filepath.Join(all, n+".yaml"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, n+".yaml"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+// grade runs faultbench grade with the test binary as the fake client of
+// the policy.
+func gradeWith(t *testing.T, policy string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Setenv(fakeclient.Env, policy)
+	var out, errOut bytes.Buffer
+	args = append([]string{"grade", "--strategies", "classify,sdk-anthropic", "--timeout", "5s"}, args...)
+	code := mainContext(context.Background(), append(args, "--", os.Args[0]), &out, &errOut)
+	return code, out.String(), errOut.String()
+}
+
+func TestGradeChecksAClientThatRetriesA400(t *testing.T) {
+	dir := gradePack(t, "invalid-request", "permission-denied")
+	code, out, errOut := gradeWith(t, "naive", "--check", "--pack", dir)
+	if code != exitFailed {
+		t.Fatalf("exit %d, want %d: %s%s", code, exitFailed, out, errOut)
+	}
+	for _, want := range []string{"== report card: ", "| permanent | invalid-request", "FAIL", "asked primary 1 more time after the 400 invalid_request, 1 of them the same body again",
+		"== summary ==", "| client "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("the card lacks %q:\n%s", want, out)
+		}
+	}
+	if !strings.Contains(errOut, "2 failed checks; 1 broken budget of the client") {
+		t.Errorf("stderr: %s", errOut)
+	}
+	// Without --check the same card is printed, and the exit is 0.
+	if code, _, errOut := gradeWith(t, "naive", "--pack", dir); code != exitOK {
+		t.Errorf("without --check: exit %d: %s", code, errOut)
+	}
+}
+
+func TestGradePassesAGoodClient(t *testing.T) {
+	dir := gradePack(t, "invalid-request", "server-error-transient")
+	code, out, errOut := gradeWith(t, "good", "--check", "--pack", dir, "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var rep struct {
+		Results []struct{ Scenario, Strategy, Outcome string }
+		Grade   struct {
+			Findings []struct{ Check, Scenario, Status string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	if len(rep.Grade.Findings) != 2 {
+		t.Fatalf("findings: %+v", rep.Grade.Findings)
+	}
+	for _, f := range rep.Grade.Findings {
+		if f.Status != "pass" {
+			t.Errorf("%+v", f)
+		}
+	}
+	clients := 0
+	for _, r := range rep.Results {
+		if r.Strategy == "client" {
+			clients++
+		}
+	}
+	if len(rep.Results) != 6 || clients != 2 {
+		t.Errorf("results: %+v", rep.Results)
+	}
+}
+
+func TestGradeNeedsACommand(t *testing.T) {
+	var out, errOut bytes.Buffer
+	if code := mainContext(context.Background(), []string{"grade"}, &out, &errOut); code != exitBadInput {
+		t.Errorf("exit %d: %s", code, errOut.String())
+	}
+	if !strings.Contains(errOut.String(), "give the client after --") {
+		t.Errorf("stderr: %s", errOut.String())
+	}
+}

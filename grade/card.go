@@ -1,0 +1,193 @@
+package grade
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/faultbench/faultbench/internal/texttable"
+)
+
+// Card is a client's report card: every finding, and per scenario what
+// the server saw and how the process ended.
+type Card struct {
+	// Client is the command graded, as given.
+	Client []string `json:"client"`
+	// BoundAttempts and BoundMS are the bounds the checks judged against;
+	// TimeoutMS the timeout of each scenario's process.
+	BoundAttempts int       `json:"bound_attempts"`
+	BoundMS       int64     `json:"bound_ms"`
+	TimeoutMS     int64     `json:"timeout_ms"`
+	Findings      []Finding `json:"findings"`
+	Runs          []Summary `json:"runs"`
+}
+
+// Summary is one scenario's run as a card lists it.
+type Summary struct {
+	Scenario string `json:"scenario"`
+	// Outcome is the server's: success when the last request got a
+	// complete answer (Ledger).
+	Outcome  string  `json:"outcome"`
+	Exit     int     `json:"exit"`
+	TimedOut bool    `json:"timed_out"`
+	Attempts int     `json:"attempts"`
+	GapsMS   []int64 `json:"gaps_ms"`
+	// InputTokens is the input of every attempt, summed.
+	InputTokens int `json:"submitted_input_tokens"`
+	// RetryCounts are the X-Stainless-Retry-Count headers sent, in
+	// order; -1 for an attempt that sent none.
+	RetryCounts []int    `json:"retry_counts"`
+	Models      []string `json:"models"`
+	// Strays counts requests to routes the mock does not serve (a wrong
+	// base URL shows here).
+	Strays int `json:"strays,omitempty"`
+}
+
+// NewCard assembles the card of a client's runs.
+func NewCard(command []string, runs []Run, b Bounds) Card {
+	c := Card{Client: command, BoundAttempts: b.attempts(), BoundMS: b.time().Milliseconds(), Findings: Judge(runs, b), Runs: []Summary{}}
+	if c.Findings == nil {
+		c.Findings = []Finding{}
+	}
+	for _, r := range runs {
+		c.TimeoutMS = max(c.TimeoutMS, r.Timeout.Milliseconds())
+		led := Ledger(r)
+		s := Summary{Scenario: r.Scenario.Name, Outcome: string(led.Outcome), Exit: r.Exit, TimedOut: r.TimedOut,
+			Attempts: led.Attempts, GapsMS: []int64{}, InputTokens: led.SubmittedInputTokens, RetryCounts: []int{}, Models: []string{}}
+		for i, e := range r.attempts() {
+			if i > 0 {
+				s.GapsMS = append(s.GapsMS, e.GapMS)
+			}
+			rc := -1
+			if e.RetryCount != nil {
+				rc = *e.RetryCount
+			}
+			s.RetryCounts = append(s.RetryCounts, rc)
+			if !slices.Contains(s.Models, e.Model) {
+				s.Models = append(s.Models, e.Model)
+			}
+		}
+		s.Strays = len(r.Entries) - len(r.attempts())
+		c.Runs = append(c.Runs, s)
+	}
+	return c
+}
+
+// Failed are the findings that failed.
+func (c Card) Failed() []Finding {
+	var out []Finding
+	for _, f := range c.Findings {
+		if f.Status == Fail {
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// Tally counts the findings of each status: "9 pass, 3 fail, 2 not reached".
+func (c Card) Tally() string {
+	var p, f, n int
+	for _, x := range c.Findings {
+		switch x.Status {
+		case Pass:
+			p++
+		case Fail:
+			f++
+		default:
+			n++
+		}
+	}
+	return fmt.Sprintf("%d pass, %d fail, %d not reached", p, f, n)
+}
+
+// marks are the verdicts as a card shows them.
+var marks = map[Status]string{Pass: "PASS", Fail: "FAIL", NotReached: "-"}
+
+// rows are the card's two tables as rows of cells, made safe for a
+// terminal: the checks, and the runs.
+func (c Card) rows() (checks, runs [][]string) {
+	for _, f := range c.Findings {
+		checks = append(checks, []string{f.Check, texttable.Plain(f.Scenario), marks[f.Status], texttable.Plain(f.Evidence)})
+	}
+	for _, s := range c.Runs {
+		exit := strconv.Itoa(s.Exit)
+		if s.TimedOut {
+			exit = "killed"
+		}
+		rc := make([]string, len(s.RetryCounts))
+		for i, n := range s.RetryCounts {
+			rc[i] = "-"
+			if n >= 0 {
+				rc[i] = strconv.Itoa(n)
+			}
+		}
+		runs = append(runs, []string{texttable.Plain(s.Scenario), s.Outcome, exit, strconv.Itoa(s.Attempts), gapList(s.GapsMS),
+			strconv.Itoa(s.InputTokens), strings.Join(rc, " "), texttable.Plain(strings.Join(s.Models, ", "))})
+	}
+	return checks, runs
+}
+
+var (
+	checkHeader = []string{"check", "scenario", "verdict", "evidence"}
+	runHeader   = []string{"scenario", "outcome", "exit", "attempts", "gaps", "input tokens", "retry-count", "models"}
+)
+
+// WriteText writes the card as ASCII tables: its title, the checks, the
+// runs.
+func WriteText(w io.Writer, c Card) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "== report card: %s ==\n\n", texttable.Plain(strings.Join(c.Client, " ")))
+	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
+		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
+	checks, runs := c.rows()
+	if err := texttable.Render(&buf, texttable.Table{Header: checkHeader, Rows: checks, Keys: 2, Left: 4, Width: 1 << 16}); err != nil {
+		return fmt.Errorf("grade: render the card: %w", err)
+	}
+	buf.WriteString("\nWhat the server saw (real time):\n\n")
+	if err := texttable.Render(&buf, texttable.Table{Header: runHeader, Rows: runs, Left: 2, Width: 1 << 16}); err != nil {
+		return fmt.Errorf("grade: render the card: %w", err)
+	}
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("grade: write the card: %w", err)
+	}
+	return nil
+}
+
+// WriteMarkdown writes the card as Markdown tables.
+func WriteMarkdown(w io.Writer, c Card) error {
+	var buf bytes.Buffer
+	fmt.Fprintf(&buf, "## Report card: `%s`\n\n", mdCell(strings.Join(c.Client, " ")))
+	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
+		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
+	checks, runs := c.rows()
+	mdTable(&buf, checkHeader, checks)
+	buf.WriteString("\nWhat the server saw (real time):\n\n")
+	mdTable(&buf, runHeader, runs)
+	if _, err := w.Write(buf.Bytes()); err != nil {
+		return fmt.Errorf("grade: write the card: %w", err)
+	}
+	return nil
+}
+
+func mdTable(buf *bytes.Buffer, header []string, rows [][]string) {
+	buf.WriteString("| " + strings.Join(header, " | ") + " |\n|")
+	for range header {
+		buf.WriteString(" --- |")
+	}
+	buf.WriteByte('\n')
+	for _, r := range rows {
+		cells := make([]string, len(r))
+		for i, c := range r {
+			cells[i] = mdCell(c)
+		}
+		buf.WriteString("| " + strings.Join(cells, " | ") + " |\n")
+	}
+}
+
+// mdCell keeps a cell one cell: pipes escaped, backticks and newlines out.
+func mdCell(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+}

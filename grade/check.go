@@ -1,0 +1,185 @@
+package grade
+
+import (
+	"fmt"
+	"slices"
+	"time"
+
+	"github.com/faultbench/faultbench/mockllm"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// Status is a check's verdict in one scenario.
+type Status string
+
+// The verdicts of a check.
+const (
+	Pass Status = "pass"
+	Fail Status = "fail"
+	// NotReached says the scenario never led the client where the check
+	// looks: a client that gives up on the first 429 never shows whether
+	// it honours retry-after.
+	NotReached Status = "not reached"
+)
+
+// Finding is one check's verdict in one scenario, with its evidence.
+type Finding struct {
+	Check    string `json:"check"`
+	Scenario string `json:"scenario"`
+	Status   Status `json:"status"`
+	Evidence string `json:"evidence"`
+}
+
+// Run is what one scenario saw of the client: its scenario, the requests
+// of its session as the mock journalled them, and how the process ended.
+type Run struct {
+	Scenario *scenario.Scenario `json:"-"`
+	// Entries are the session's journal, in order.
+	Entries []mockllm.Entry `json:"-"`
+	// Exit is the process's exit code; -1 when a signal ended it (the
+	// timeout's kill among them) or it could not start.
+	Exit int `json:"exit"`
+	// TimedOut says the timeout struck and the process group was killed.
+	TimedOut bool `json:"timed_out"`
+	// Timeout is the timeout the run had.
+	Timeout time.Duration `json:"-"`
+	// Elapsed is the time from the session's start to the process's end.
+	Elapsed time.Duration `json:"-"`
+	// Output is the end of what the process wrote, standard output and
+	// error together (at most 4 KiB).
+	Output string `json:"output,omitempty"`
+	// Err is why the process could not be run, if it could not.
+	Err error `json:"-"`
+}
+
+// attempts are the run's model requests: its entries without a Route (a
+// count_tokens call, a models listing, an unknown path).
+func (r Run) attempts() []mockllm.Entry {
+	out := make([]mockllm.Entry, 0, len(r.Entries))
+	for _, e := range r.Entries {
+		if e.Route == "" {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ended says how the process ended, for evidence: "exit 1", "killed after
+// 120 s" or "still retrying after 120 s".
+func (r Run) ended() string {
+	switch {
+	case r.TimedOut:
+		return "still running after " + seconds(r.Timeout)
+	case r.Err != nil:
+		return "did not run: " + r.Err.Error()
+	case r.Exit < 0:
+		return "killed by a signal"
+	}
+	return fmt.Sprintf("exit %d", r.Exit)
+}
+
+// Bounds are the limits the checks of a persistent fault judge against.
+type Bounds struct {
+	// Attempts is the most requests a client may send in a scenario that
+	// never recovers before it gives up or falls back; 0 means 10.
+	Attempts int
+	// Time is how long it may keep trying, and how long it may sit on a
+	// hung request; 0 means 60 s.
+	Time time.Duration
+}
+
+// The defaults of Bounds.
+const (
+	DefaultAttempts = 10
+	DefaultTime     = 60 * time.Second
+)
+
+func (b Bounds) attempts() int {
+	if b.Attempts > 0 {
+		return b.Attempts
+	}
+	return DefaultAttempts
+}
+
+func (b Bounds) time() time.Duration {
+	if b.Time > 0 {
+		return b.Time
+	}
+	return DefaultTime
+}
+
+// Check is one check: a name (as a scenario's grade list writes it), what
+// it asks in a line, and its judge over the runs of the scenarios that
+// name it, which gives one Finding per run (Judge fills in the names).
+type Check struct {
+	Name     string
+	Question string
+	judge    func(runs []Run, b Bounds) []Finding
+}
+
+// perRun makes a judge of a function that judges one run alone.
+func perRun(f func(r Run, b Bounds) (Status, string)) func([]Run, Bounds) []Finding {
+	return func(runs []Run, b Bounds) []Finding {
+		out := make([]Finding, len(runs))
+		for i, r := range runs {
+			out[i].Status, out[i].Evidence = f(r, b)
+		}
+		return out
+	}
+}
+
+// Checks are every check, in the order a report card lists them.
+func Checks() []Check {
+	return []Check{
+		{"retry-after", "waits what retry-after asks (at least that, at most 2× + 1 s)", perRun(honoursWait)},
+		{"retry-after-ms", "waits what retry-after-ms asks (at least that, at most 2× + 1 s)", perRun(honoursWait)},
+		{"should-retry-false", "does not retry when x-should-retry: false forbids it", perRun(noRetry)},
+		{"permanent", "does not retry a permanent error (400, 403, 404 model, 429 insufficient_quota)", perRun(noRetry)},
+		{"bounded", "gives up or falls back within the bounds under a persistent overload", perRun(bounded)},
+		{"backoff", "waits longer after each failure (the gaps grow)", perRun(backsOff)},
+		{"jitter", "randomises its waits, so that a fleet of it would not retry in step", jitters},
+		{"recovers", "gets its answer after a transient fault", perRun(recovers)},
+		{"stream-restarts", "restarts a cut stream a bounded number of times", perRun(bounded)},
+		{"hang", "gives up on a hung request within the time bound", perRun(timesOut)},
+		{"overflow", "shrinks the request after a context overflow instead of resending it", perRun(shrinks)},
+		{"fallback", "switches to the fallback model when the primary stays overloaded", perRun(fallsBack)},
+	}
+}
+
+// Judge applies every check to the runs of the scenarios that name it, in
+// the order of Checks and then of runs.
+func Judge(runs []Run, b Bounds) []Finding {
+	var out []Finding
+	for _, c := range Checks() {
+		var mine []Run
+		for _, r := range runs {
+			if r.Scenario != nil && slices.Contains(r.Scenario.Grade, c.Name) {
+				mine = append(mine, r)
+			}
+		}
+		if len(mine) == 0 {
+			continue
+		}
+		fs := c.judge(mine, b)
+		for i := range fs {
+			fs[i].Check, fs[i].Scenario = c.Name, mine[i].Scenario.Name
+		}
+		out = append(out, fs...)
+	}
+	return out
+}
+
+// seconds writes a duration as seconds for evidence: "2 s", "2.4 s",
+// "0.35 s".
+func seconds(d time.Duration) string {
+	s := d.Seconds()
+	switch {
+	case s == float64(int64(s)):
+		return fmt.Sprintf("%d s", int64(s))
+	case s >= 10:
+		return fmt.Sprintf("%.1f s", s)
+	}
+	return fmt.Sprintf("%.2g s", s)
+}
+
+func ms(v int64) time.Duration { return time.Duration(v) * time.Millisecond }

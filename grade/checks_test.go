@@ -1,0 +1,111 @@
+package grade_test
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"time"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/grade"
+	"github.com/faultbench/faultbench/internal/fakeclient"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// pack is a scenario for one check, with the given wire and script.
+func pack(name, check, wire, script string) *scenario.Scenario {
+	fallback := ""
+	if check == "fallback" {
+		fallback = "backup"
+	}
+	text := fmt.Sprintf(`name: %s
+description: a scenario of the %s check
+grade: [%s]
+models:
+  primary: {context_window: 200000, max_output: 32000}
+  backup: {context_window: 200000, max_output: 32000}
+aliases: {any: primary}
+turn:
+  model: primary
+  fallback: [%s]
+  wire: %s
+  max_tokens: 1024
+  messages: [{count: 1, tokens: 10}]
+  answer_tokens: 10
+script:
+%s`, name, check, check, fallback, wire, script)
+	sc, err := scenario.Parse(name+".yaml", []byte(text))
+	ExpectWithOffset(2, err).NotTo(HaveOccurred())
+	return sc
+}
+
+// grading runs the fake client with policy on the scenarios and returns
+// the findings of check.
+func grading(policy, check string, b grade.Bounds, scs ...*scenario.Scenario) []grade.Finding {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	runs, err := grade.Observe(ctx, scs, grade.Options{
+		Command: []string{os.Args[0]}, Env: append(os.Environ(), fakeclient.Env+"="+policy),
+		Timeout: 4 * time.Second, Parallel: 4,
+	})
+	ExpectWithOffset(1, err).NotTo(HaveOccurred())
+	var out []grade.Finding
+	for _, f := range grade.Judge(runs, b) {
+		if f.Check == check {
+			out = append(out, f)
+		}
+	}
+	ExpectWithOffset(1, out).To(HaveLen(len(scs)))
+	return out
+}
+
+var bounds = grade.Bounds{Attempts: 8, Time: 3 * time.Second}
+
+var _ = DescribeTable("each check, against a client that passes it and one that fails it",
+	func(check, script, wire, good, bad, failure string) {
+		sc := pack("t-"+check, check, wire, script)
+		f := grading(good, check, bounds, sc)[0]
+		Expect(f.Status).To(Equal(grade.Pass), f.Evidence)
+		f = grading(bad, check, bounds, sc)[0]
+		Expect(f.Status).To(Equal(grade.Fail), f.Evidence)
+		Expect(f.Evidence).To(ContainSubstring(failure))
+	},
+	Entry(nil, "retry-after", `  - {times: 1, respond: {status: 429, headers: {retry-after: "1"}}}`, "anthropic",
+		"good", "naive", "asked for 1 s"),
+	Entry(nil, "retry-after-ms", `  - {times: 1, respond: {status: 429, headers: {retry-after-ms: "300", retry-after: ""}}}`, "openai",
+		"good", "naive", "asked for 0.3 s"),
+	Entry(nil, "should-retry-false", `  - {times: 1, respond: {status: 500, headers: {x-should-retry: "false"}}}`, "anthropic",
+		"good", "naive", "after the 500 server"),
+	Entry(nil, "permanent", `  - {times: 1, respond: {status: 400}}`, "anthropic",
+		"good", "naive", "the same body again"),
+	Entry(nil, "bounded", `  - {respond: {status: 529}}`, "anthropic",
+		"good", "naive", "over the bound of 8"),
+	Entry(nil, "backoff", `  - {respond: {status: 529}}`, "openai",
+		"good", "naive", "retried at once"),
+	Entry(nil, "recovers", `  - {times: 2, respond: {status: 529}}`, "anthropic",
+		"good", "once", "the last answer was 529 overloaded"),
+	Entry(nil, "stream-restarts", `  - {respond: {fault: {cut_after: 2}}}`, "anthropic",
+		"good", "naive", "over the bound of 8"),
+	Entry(nil, "hang", `  - {times: 1, respond: {fault: hang}}`, "anthropic",
+		"good", "naive", "still open after 4 s"),
+	Entry(nil, "overflow", "  - {times: 1, respond: {status: 400, message: \"input length and `max_tokens` exceed context limit: 190000 + 32000 > 200000\"}}", "anthropic",
+		"good", "naive", "resent the request unchanged"),
+	Entry(nil, "fallback", `  - {when: {model: primary}, respond: {status: 529}}`, "anthropic",
+		"good", "naive", "all to primary"),
+)
+
+var _ = Describe("the jitter check", func() {
+	It("passes a client whose waits are random, and fails one on an exact schedule", func() {
+		a := pack("t-jitter-a", "jitter", "anthropic", `  - {respond: {status: 529}}`)
+		b := pack("t-jitter-b", "jitter", "anthropic", `  - {respond: {status: 529}}`)
+		for _, f := range grading("good", "jitter", bounds, a, b) {
+			Expect(f.Status).To(Equal(grade.Pass), f.Evidence)
+		}
+		for _, f := range grading("naive", "jitter", bounds, a, b) {
+			Expect(f.Status).To(Equal(grade.Fail), f.Evidence)
+			Expect(f.Evidence).To(ContainSubstring("retry in step"))
+		}
+	})
+})

@@ -1,0 +1,20 @@
+// Package grade judges any client's recovery from the mock's journal: the
+// checks of `faultbench grade -- CMD` (docs/grade.md).
+//
+// A pack is a folder of scenarios (the built-in one is embedded: Pack,
+// WritePack), each naming in its grade list the checks it exercises.
+// Observe runs a command once per scenario, in real time, against a mock
+// server on loopback, each process in a session of its own named by its
+// base URL (http://ADDR/<scenario>/s/<session>/), bounded by a timeout
+// after which its process group is killed. A Run is what one scenario
+// saw: the session's journal, the exit code, whether the timeout struck.
+//
+// Each Check is a small function over the runs of the scenarios that name
+// it, giving per scenario a Finding: pass, fail or not reached (the
+// scenario never led the client where the check looks), with its
+// evidence in words. Bounds holds the limits some checks judge against
+// (attempts and time under a persistent fault), with their defaults. Judge
+// applies every check; Ledger turns a run into a ledger.Result, so that
+// the client is one more column beside the built-in strategies in the
+// reports of `run`.
+package grade

@@ -1,0 +1,179 @@
+package grade
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/mockllm"
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// Options say how Observe runs the client.
+type Options struct {
+	// Command is the client: the program and its arguments, run once per
+	// scenario.
+	Command []string
+	// Timeout bounds each scenario's process, in real time; past it the
+	// process group is killed. 0 means DefaultTimeout.
+	Timeout time.Duration
+	// Parallel is how many scenarios run at once; 0 means DefaultParallel.
+	Parallel int
+	// Env is the environment the client starts from; nil means this
+	// process's. Observe adds the variables of Environment to it.
+	Env []string
+	// Dir is the client's working directory; "" means this process's.
+	Dir string
+}
+
+// The defaults of Options.
+const (
+	DefaultTimeout  = 120 * time.Second
+	DefaultParallel = 4
+)
+
+// Session is the session each scenario's client is given, in the path of
+// its base URL.
+const Session = "grade"
+
+// Observe runs the client once per scenario against one mock server on a
+// loopback port, in real time, and returns what each scenario saw, in
+// the order of scs. Each process has its own session, named by its base
+// URL, so that scenarios run in parallel without a header. A process that
+// outlives the timeout is killed with its process group. When ctx ends,
+// the processes in flight are killed and the scenarios not begun are left
+// out; the error is then ctx's.
+func Observe(ctx context.Context, scs []*scenario.Scenario, opts Options) ([]Run, error) {
+	if len(opts.Command) == 0 {
+		return nil, errors.New("grade: no command to run")
+	}
+	timeout := opts.Timeout
+	if timeout <= 0 {
+		timeout = DefaultTimeout
+	}
+	parallel := opts.Parallel
+	if parallel <= 0 {
+		parallel = DefaultParallel
+	}
+	base := opts.Env
+	if base == nil {
+		base = os.Environ()
+	}
+	srv := mockllm.New(scs, clock.Real{})
+	ep, err := mockllm.StartLimited(srv, "127.0.0.1:0", mockllm.DefaultLimits)
+	if err != nil {
+		return nil, fmt.Errorf("grade: start the mock: %w", err)
+	}
+	defer ep.Close()
+
+	runs := make([]Run, len(scs))
+	done := make([]bool, len(scs))
+	next := make(chan int)
+	var wg sync.WaitGroup
+	for range min(parallel, len(scs)) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range next {
+				sc := scs[i]
+				r := Run{Scenario: sc, Timeout: timeout, Exit: -1}
+				if err := srv.Open(sc.Name, Session, nil); err != nil {
+					r.Err = err
+				} else {
+					env := Environment(base, ep.SessionURL(sc.Name, Session), sc)
+					started := time.Now()
+					p := runProcess(ctx, opts.Command, env, opts.Dir, timeout)
+					r.Elapsed = time.Since(started)
+					r.Exit, r.TimedOut, r.Output, r.Err = p.exit, p.timedOut, p.output, p.err
+					r.Entries = srv.Entries(sc.Name, Session)
+				}
+				runs[i], done[i] = r, ctx.Err() == nil
+			}
+		}()
+	}
+feed:
+	for i := range scs {
+		select {
+		case next <- i:
+		case <-ctx.Done():
+			break feed
+		}
+	}
+	close(next)
+	wg.Wait()
+	if ctx.Err() != nil {
+		kept := runs[:0]
+		for i, r := range runs {
+			if done[i] {
+				kept = append(kept, r)
+			}
+		}
+		return kept, fmt.Errorf("grade: %w", context.Cause(ctx))
+	}
+	return runs, nil
+}
+
+// DummyKey is the API key a client is given when its environment has none.
+const DummyKey = "faultbench-dummy-key"
+
+// Environment is the client's environment for one scenario: base, and
+// over it ANTHROPIC_BASE_URL (the session's base URL without its last
+// slash, as the Anthropic SDKs join paths), OPENAI_BASE_URL (with /v1),
+// FAULTBENCH_BASE_URL (as serve prints it), FAULTBENCH_SCENARIO, and
+// FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE and
+// FAULTBENCH_STREAM from the scenario's turn, for a client that wants to
+// follow it. ANTHROPIC_API_KEY and OPENAI_API_KEY are DummyKey where base
+// sets none.
+func Environment(base []string, baseURL string, sc *scenario.Scenario) []string {
+	set := map[string]string{
+		"ANTHROPIC_BASE_URL":        strings.TrimSuffix(baseURL, "/"),
+		"OPENAI_BASE_URL":           baseURL + "v1",
+		"FAULTBENCH_BASE_URL":       baseURL,
+		"FAULTBENCH_SCENARIO":       sc.Name,
+		"FAULTBENCH_MODEL":          sc.Turn.Model,
+		"FAULTBENCH_FALLBACK_MODEL": strings.Join(sc.Turn.Fallback, ","),
+		"FAULTBENCH_WIRE":           wireOf(sc),
+		"FAULTBENCH_STREAM":         fmt.Sprint(sc.Turn.Stream),
+	}
+	keys := []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
+	out := make([]string, 0, len(base)+len(set)+len(keys))
+	for _, kv := range base {
+		k, _, _ := strings.Cut(kv, "=")
+		if _, over := set[k]; !over {
+			out = append(out, kv)
+		}
+	}
+	for _, k := range keys {
+		if v, ok := lookup(base, k); !ok || v == "" {
+			set[k] = DummyKey
+		}
+	}
+	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO",
+		"FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
+		if v, ok := set[k]; ok {
+			out = append(out, k+"="+v)
+		}
+	}
+	return out
+}
+
+func wireOf(sc *scenario.Scenario) string {
+	if sc.Turn.Wire == "" {
+		return scenario.WireAnthropic
+	}
+	return sc.Turn.Wire
+}
+
+func lookup(env []string, key string) (string, bool) {
+	for i := len(env) - 1; i >= 0; i-- {
+		if k, v, ok := strings.Cut(env[i], "="); ok && k == key {
+			return v, true
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,90 @@
+package grade
+
+import "fmt"
+
+// recovers judges a scenario whose fault passes: the client's last request
+// must get a complete answer, and the process must exit 0.
+func recovers(r Run, _ Bounds) (Status, string) {
+	att := r.attempts()
+	n := len(att)
+	switch {
+	case n == 0:
+		return Fail, "the client sent no request (" + r.ended() + ")"
+	case answered(att[0].Kind):
+		return NotReached, "the first answer was complete: the fault was not met"
+	}
+	last := att[n-1]
+	switch {
+	case answered(last.Kind) && r.Exit == 0 && !r.TimedOut:
+		return Pass, fmt.Sprintf("answered at attempt %d (gaps %s)", n, gapList(failureGaps(r)))
+	case answered(last.Kind):
+		return Fail, fmt.Sprintf("got its answer at attempt %d, yet %s", n, r.ended())
+	}
+	return Fail, fmt.Sprintf("gave up after %d %s: the last answer was %s (%s)", n, plural(n, "attempt"), what(last.Status, last.Kind), r.ended())
+}
+
+// what names an answer for evidence: "529 overloaded", "a reset".
+func what(status int, kind string) string {
+	if status == 0 {
+		return "no answer (" + kind + ")"
+	}
+	return fmt.Sprintf("%d %s", status, kind)
+}
+
+// shrinks judges the request after a context overflow: it must ask for
+// fewer output tokens or send less input than the one refused.
+func shrinks(r Run, _ Bounds) (Status, string) {
+	att := r.attempts()
+	at := -1
+	for i, e := range att {
+		if e.Kind == "context_overflow" {
+			at = i
+			break
+		}
+	}
+	if at < 0 {
+		return NotReached, fmt.Sprintf("no request overflowed the context (%d %s, %s)", len(att), plural(len(att), "attempt"), r.ended())
+	}
+	if at+1 == len(att) {
+		return Fail, "gave up after the overflow (" + r.ended() + ")"
+	}
+	e, next := att[at], att[at+1]
+	limit := 0
+	if r.Scenario != nil {
+		limit = r.Scenario.Models[r.Scenario.Turn.Model].MaxOutput
+	}
+	asked := func(mt int) int { // an OpenAI request may leave max_tokens out: the model's limit
+		if mt == 0 {
+			return limit
+		}
+		return mt
+	}
+	if asked(next.MaxTokens) < asked(e.MaxTokens) || next.InputTokens < e.InputTokens {
+		return Pass, fmt.Sprintf("resent with max_tokens %d (was %d) and %d input tokens (was %d)", next.MaxTokens, e.MaxTokens, next.InputTokens, e.InputTokens)
+	}
+	return Fail, fmt.Sprintf("resent the request unchanged: max_tokens %d, %d input tokens", next.MaxTokens, next.InputTokens)
+}
+
+// fallsBack judges a scenario whose primary model stays overloaded: the
+// client must ask another model, and get its answer there.
+func fallsBack(r Run, _ Bounds) (Status, string) {
+	att := r.attempts()
+	if len(att) == 0 {
+		return NotReached, "the client sent no request (" + r.ended() + ")"
+	}
+	primary := att[0].Model
+	if answered(att[0].Kind) {
+		return NotReached, "the first answer was complete: " + primary + " was not overloaded"
+	}
+	for i, e := range att {
+		if e.Model == primary {
+			continue
+		}
+		last := att[len(att)-1]
+		if answered(last.Kind) {
+			return Pass, fmt.Sprintf("switched to %s after %d %s on %s, and got its answer", e.Model, i, plural(i, "failure"), primary)
+		}
+		return Fail, fmt.Sprintf("switched to %s after %d %s, but the last answer was %s (%s)", e.Model, i, plural(i, "failure"), what(last.Status, last.Kind), r.ended())
+	}
+	return Fail, fmt.Sprintf("%d %s, all to %s (%s)", len(att), plural(len(att), "attempt"), primary, r.ended())
+}
