@@ -234,7 +234,7 @@ func (r *live) turn(tctx context.Context, k int, engine *recovery.Engine, strate
 	}
 	res := rec.Finish(outcome, reason, steps)
 	tr := ledger.TurnResult{Result: res, Latency: r.s.Now().Sub(started), Background: req.Background,
-		Queued: started.Sub(r.p.start(k))}
+		Queued: started.Sub(r.p.start(k))} // from when it was due: a slot of the concurrency was taken
 	err := ledger.Reconcile(res, served(r.e.mock.Entries(r.sc.Name, r.sessions[k])))
 	r.e.mock.CloseSession(r.sc.Name, r.sessions[k])
 	return tr, err

@@ -32,11 +32,15 @@ const (
 type Change struct {
 	Scenario string
 	Strategy string
-	Metric   string // outcome, attempts, repair_calls, wait, submitted_input_tokens, repair_input_tokens
-	Before   string // the baseline's figure, as a person reads it
-	After    string // this run's
-	Delta    string // relative change, "+50.0%", "-20.0%", "from 0"; "" for outcome
-	Verdict  Verdict
+	// Metric is outcome, attempts, repair_calls, wait,
+	// submitted_input_tokens or repair_input_tokens, or for a fleet one of
+	// its workload figures: succeeded, makespan, p99, status_429,
+	// status_529, wasted_input_tokens.
+	Metric  string
+	Before  string // the baseline's figure, as a person reads it
+	After   string // this run's
+	Delta   string // relative change, "+50.0%", "-20.0%", "from 0"; "" for outcome
+	Verdict Verdict
 }
 
 // Comparison is a run set against a saved baseline run, result by result
@@ -84,10 +88,27 @@ var costs = []struct {
 	{"repair_input_tokens", func(r ledger.Result) int64 { return int64(r.RepairInputTokens) }, formatInt},
 }
 
+// fleetCosts are a fleet's figures compared when both runs have a
+// workload: more is worse for each.
+var fleetCosts = []struct {
+	metric string
+	value  func(ledger.Workload) int64
+	show   func(int64) string
+}{
+	{"makespan", func(w ledger.Workload) int64 { return w.MakespanMS }, formatWait},
+	{"p99", func(w ledger.Workload) int64 { return w.P99MS }, formatWait},
+	{"status_429", func(w ledger.Workload) int64 { return int64(w.Status429) }, formatInt},
+	{"status_529", func(w ledger.Workload) int64 { return int64(w.Status529) }, formatInt},
+	{"wasted_input_tokens", func(w ledger.Workload) int64 { return int64(w.WastedInputTokens) }, formatInt},
+}
+
 // Compare sets now against base. A cost that grew by more than tolerance
 // (a fraction; see [ParseTolerance]) is a regression, and so is a success
-// that became anything else. Results are matched by scenario and strategy;
-// one present on only one side is listed, not compared.
+// that became anything else. A fleet, a result with a workload on both
+// sides, is compared on its workload figures too: fewer turns succeeded is
+// a regression, and so is a makespan, p99, 429 or 529 count or wasted
+// input that grew by more than tolerance. Results are matched by scenario
+// and strategy; one present on only one side is listed, not compared.
 func Compare(base, now ledger.Report, tolerance float64) Comparison {
 	c := Comparison{Tolerance: tolerance, BaselineSeed: base.Seed, Seed: now.Seed}
 	before := make(map[key]ledger.Result, len(base.Results))
@@ -115,13 +136,12 @@ func Compare(base, now ledger.Report, tolerance float64) Comparison {
 			c.Changes = append(c.Changes, Change{Scenario: r.Scenario, Strategy: r.Strategy, Metric: "outcome",
 				Before: orNoValue(string(b.Outcome)), After: orNoValue(string(r.Outcome)), Verdict: v})
 		}
-		for _, m := range costs {
-			was, is := m.value(b), m.value(r)
+		cost := func(metric string, was, is int64, show func(int64) string) {
 			if was == is {
-				continue
+				return
 			}
-			ch := Change{Scenario: r.Scenario, Strategy: r.Strategy, Metric: m.metric,
-				Before: m.show(was), After: m.show(is), Delta: delta(was, is)}
+			ch := Change{Scenario: r.Scenario, Strategy: r.Strategy, Metric: metric,
+				Before: show(was), After: show(is), Delta: delta(was, is)}
 			switch {
 			case is < was:
 				ch.Verdict = Improved
@@ -131,6 +151,24 @@ func Compare(base, now ledger.Report, tolerance float64) Comparison {
 				ch.Verdict = WithinTolerance
 			}
 			c.Changes = append(c.Changes, ch)
+		}
+		for _, m := range costs {
+			cost(m.metric, m.value(b), m.value(r), m.show)
+		}
+		if b.Workload != nil && r.Workload != nil {
+			bw, rw := *b.Workload, *r.Workload
+			if bw.Succeeded != rw.Succeeded {
+				v := Improved
+				if rw.Succeeded < bw.Succeeded {
+					v = Regressed
+				}
+				c.Changes = append(c.Changes, Change{Scenario: r.Scenario, Strategy: r.Strategy, Metric: "succeeded",
+					Before: formatInt(int64(bw.Succeeded)), After: formatInt(int64(rw.Succeeded)),
+					Delta: delta(int64(bw.Succeeded), int64(rw.Succeeded)), Verdict: v})
+			}
+			for _, m := range fleetCosts {
+				cost(m.metric, m.value(bw), m.value(rw), m.show)
+			}
 		}
 	}
 	for _, r := range base.Results {

@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"bytes"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -93,4 +95,34 @@ var _ = Describe("Compare", func() {
 		Entry("infinite", "Inf%"),
 		Entry("not a number", "NaN"),
 	)
+})
+
+var _ = Describe("a fleet against its baseline", func() {
+	fleet := func(succeeded, wasted int) ledger.Report {
+		return ledger.Report{Seed: 1, Results: []ledger.Result{{Scenario: "herd", Strategy: "classify-fleet",
+			Outcome: ledger.OutcomeSuccess, Attempts: 21, Workload: &ledger.Workload{Turns: 20, Succeeded: succeeded,
+				Attempts: 21, WastedInputTokens: wasted, MakespanMS: 67_000}}}}
+	}
+
+	It("regresses on fewer turns succeeded and on more input wasted", func() {
+		c := Compare(fleet(20, 4_000), fleet(19, 8_000), 0.1)
+		Expect(c.Changes).To(ConsistOf(
+			HaveField("Metric", "succeeded"),
+			HaveField("Metric", "wasted_input_tokens"),
+		))
+		Expect(c.Regressions()).To(HaveLen(2))
+	})
+
+	It("is compared from a baseline file, which holds no attempt logs", func() {
+		rep := fleetReport()
+		var buf bytes.Buffer
+		Expect(Baseline(&buf, rep, Options{})).To(Succeed())
+		Expect(buf.String()).NotTo(ContainSubstring("attempts_log"))
+		base, _, err := ReadJSON(&buf)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(Compare(base, rep, 0).Changes).To(BeEmpty())
+		worse := fleetReport()
+		worse.Results[1].Workload.Succeeded--
+		Expect(Compare(base, worse, 0).Regressions()).To(ContainElement(HaveField("Metric", "succeeded")))
+	})
 })

@@ -13,13 +13,14 @@ import (
 
 // csvHeader names the CSV columns: the figures of the JSON contract, plain
 // numbers (wait in milliseconds), exposure added, then the result's broken
-// budgets, then a workload's figures (csvWorkload), added after the
-// columns that came before them so that none moved.
+// budgets, then a workload's figures (csvWorkload), then the holds and a
+// workload's time queued and in flight, each added after the columns that
+// came before it so that none moved.
 var csvHeader = []string{"scenario", "strategy", "outcome", "reason", "attempts", "repair_calls", "wait_ms",
 	"submitted_input_tokens", "repair_input_tokens", "exposure", "output_tokens", "fallbacks", "compactions",
 	"escalations", "adjustments", "steps", "loop_warnings", "loop_detector", "broken_budgets",
 	"turns", "succeeded", "failed", "makespan_ms", "p50_ms", "p95_ms", "p99_ms", "status_429", "status_529",
-	"wasted_input_tokens"}
+	"wasted_input_tokens", "hold_ms", "queued_ms", "in_flight_ms"}
 
 // csvWorkload is the cells of a workload's figures, as the JSON's workload
 // object names them (its attempts are the attempts column); empty for a
@@ -31,6 +32,22 @@ func csvWorkload(w *ledger.Workload) []string {
 	itoa, ms := strconv.Itoa, func(v int64) string { return strconv.FormatInt(v, 10) }
 	return []string{itoa(w.Turns), itoa(w.Succeeded), itoa(w.Failed), ms(w.MakespanMS), ms(w.P50MS), ms(w.P95MS),
 		ms(w.P99MS), itoa(w.Status429), itoa(w.Status529), itoa(w.WastedInputTokens)}
+}
+
+// csvQueued and csvInFlight are a workload's time queued and in flight,
+// empty without one.
+func csvQueued(w *ledger.Workload) string {
+	if w == nil {
+		return ""
+	}
+	return strconv.FormatInt(w.QueuedMS, 10)
+}
+
+func csvInFlight(w *ledger.Workload) string {
+	if w == nil {
+		return ""
+	}
+	return strconv.FormatInt(w.InFlightMS, 10)
 }
 
 // CSV writes rep as one header line and one line per result, in the
@@ -58,7 +75,7 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 			itoa(r.SubmittedInputTokens), itoa(r.RepairInputTokens), itoa(r.Exposure()), itoa(r.OutputTokens),
 			itoa(r.Fallbacks), itoa(r.Compactions), itoa(r.Escalations), itoa(r.Adjustments), itoa(r.Steps),
 			itoa(r.LoopWarnings), csvText(r.LoopDetector), csvText(strings.Join(vs, "; ")),
-		}, csvWorkload(r.Workload)...))
+		}, append(csvWorkload(r.Workload), strconv.FormatInt(r.HoldMS, 10), csvQueued(r.Workload), csvInFlight(r.Workload))...))
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

@@ -12,21 +12,27 @@
 // scenarios' descriptions, the budgets the run broke ([Violation]) and its
 // comparison with a baseline ([Compare]).
 //
-// The table, every line of it within 120 columns, starts with the summary:
-// per strategy its totals, how many runs met the outcome their scenario's
-// expect block names ("as expected", [Expectation]) and, when both "blind"
-// and "classify" ran, the ratio blind/classify of each cost. Then, for each
-// scenario in order of first appearance, a title, the scenario's
-// description and one column per strategy with what the run cost: the
-// outcome and the reason a run gave up, attempts, repair calls, virtual
-// wait, the input tokens submitted (what the mock server counted as sent,
-// failed attempts included — not what a provider bills), repair input
-// tokens and their sum, the exposure; rows zero for every strategy are left
-// out ([Options].AllRows keeps them), and a verdict line names the cheapest
-// strategy that met its expected outcome ([CheapestOrder]). A scenario with
-// a workload adds its fleet's figures (turns succeeded, makespan, turn
-// percentiles, 429 and 529 answers, wasted input tokens), and its verdict
-// line names the best fleet ([FleetOrder]).
+// Every format people read opens with the same headline: the comparison
+// first — per strategy, how many single-turn scenarios it brought to the
+// best outcome the scenario allows ([BestOutcomeRule]), and the geometric
+// mean of its per-scenario cost ratios against a reference strategy
+// ([Options].Reference) — then the fleets' best fleet counts, then the
+// budget status. Single turns and fleets are summarised apart, so that a
+// fleet's thousands of attempts never decide the single turns' figures.
+// Each scenario's verdict ranks its strategies by outcome first
+// ([TurnRule]; a fleet by [FleetRule]); [Verdicts] gives the rankings, and
+// the JSON holds them. The text table then prints a grid of scenarios ×
+// strategies (outcome and attempts per cell) and, in detail, the
+// scenarios where the strategies differ ([Options].Details and Scenarios
+// print the cost tables). A cost table has one column per strategy and a
+// row per figure: the outcome and the reason a run gave up, attempts,
+// repair calls, virtual wait, the holds of a strategy's rate and adaptive
+// limiters, the input tokens submitted (what the mock server counted as
+// sent, failed attempts included — not what a provider bills), repair
+// input tokens and their sum, the exposure; a scenario with a workload
+// adds its fleet's figures (turns succeeded, makespan, turn percentiles,
+// 429 and 529 answers, wasted input tokens, time queued and in flight).
+// [Baseline] writes the compared figures alone, a small file to commit.
 //
 // Text from scenario and strategy files is escaped for each format: made
 // visible for a terminal, escaped as Markdown and HTML, guarded against

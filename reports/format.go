@@ -21,6 +21,9 @@ const (
 	FormatCSV      = "csv"
 	FormatJUnit    = "junit"
 	FormatHTML     = "html"
+	// FormatBaseline is a baseline file to commit: the compared figures
+	// without the attempt logs ([Baseline]).
+	FormatBaseline = "baseline"
 )
 
 // writers maps a format name to its renderer; the order of [Formats] is the
@@ -40,6 +43,7 @@ var writers = []struct {
 	{FormatCSV, CSV},
 	{FormatJUnit, JUnit},
 	{FormatHTML, HTML},
+	{FormatBaseline, Baseline},
 }
 
 // Formats names the output formats this build supports, in the order the
@@ -53,7 +57,7 @@ func Formats() []string {
 }
 
 // Write renders rep to w in the named format (table, markdown, json, csv,
-// junit or html; see [Formats]). Names are matched exactly. An unknown name
+// junit, html or baseline; see [Formats]). Names are matched exactly. An unknown name
 // writes nothing and returns an error wrapping [ErrUnknownFormat]. Options
 // are ignored by formats that have no use for them (JSON takes only the
 // shard).

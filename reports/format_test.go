@@ -9,7 +9,7 @@ import (
 
 var _ = Describe("Write", func() {
 	It("lists the formats this build renders", func() {
-		Expect(Formats()).To(Equal([]string{"table", "markdown", "json", "csv", "junit", "html"}))
+		Expect(Formats()).To(Equal([]string{"table", "markdown", "json", "csv", "junit", "html", "baseline"}))
 	})
 
 	It("hands out a list the caller may change", func() {

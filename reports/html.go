@@ -45,21 +45,51 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 	b.WriteString("<p class=\"note\">Times are virtual: what each strategy would have waited, not how long the run took. " +
 		"Submitted tokens are what the server counted as sent, not what is billed.</p>\n</header>\n")
 
+	c := compare(g, opts.Reference)
+	if len(rep.Results) > 0 {
+		b.WriteString("<section id=\"headline\">\n")
+		for i, line := range c.headline(opts) {
+			class := ""
+			if i == 0 {
+				class = " class=\"lead\""
+			}
+			fmt.Fprintf(&b, "<p%s>%s</p>\n", class, esc(line))
+		}
+		b.WriteString("</section>\n")
+	}
+
 	writeHTMLVerdict(&b, opts)
 
 	if len(rep.Results) == 0 {
 		b.WriteString("<p>No results.</p>\n")
 	} else {
-		b.WriteString("<section id=\"summary\">\n<h2>Summary</h2>\n")
-		header, rows := summaryRows(g, exp)
-		writeHTMLTable(&b, header, rows, 1, "")
-		if len(exp) > 0 {
-			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(expectedNote))
+		if rows := c.turnRows(); len(rows) > 0 {
+			b.WriteString("<section id=\"summary\">\n<h2>Summary: single turns</h2>\n")
+			header := c.turnHeader()
+			if hasRegret(g) {
+				header = append(header, regretHeader...)
+			}
+			writeHTMLTable(&b, header, rows, 1, "")
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n</section>\n", esc(c.turnNote()))
 		}
-		if len(rows) > len(g.strategies) {
-			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(ratioNote))
+		if rows := c.fleetRows(); len(rows) > 0 {
+			b.WriteString("<section id=\"fleet-summary\">\n<h2>Summary: fleets</h2>\n")
+			writeHTMLTable(&b, c.fleetHeader(), rows, 1, "")
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n</section>\n", esc(fleetSummaryNote))
 		}
-		b.WriteString("</section>\n")
+		for _, fleet := range []bool{false, true} {
+			header, rows := c.gridRows(fleet)
+			if len(rows) == 0 {
+				continue
+			}
+			title, note, id := "Grid: single turns", turnGridNote, "grid"
+			if fleet {
+				title, note, id = "Grid: fleets", fleetGridNote, "fleet-grid"
+			}
+			fmt.Fprintf(&b, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title)
+			writeHTMLTable(&b, header, rows, len(header), "grid")
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n</section>\n", esc(note))
+		}
 		b.WriteString("<nav><h2>Scenarios</h2>\n<ul>\n")
 		for i, sc := range g.scenarios {
 			fmt.Fprintf(&b, "<li><a href=\"#s%d\">%s</a></li>\n", i+1, esc(sc))
@@ -88,8 +118,8 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		if len(problems) > 0 {
 			fmt.Fprintf(&b, "<ul class=\"problems\">\n%s\n</ul>\n", strings.Join(problems, "\n"))
 		}
-		if v := scenarioVerdict(g, sc, exp); v != "" {
-			fmt.Fprintf(&b, "<p class=\"verdict\">%s</p>\n", esc(v))
+		if v, ok := verdictOf(g, sc); ok {
+			fmt.Fprintf(&b, "<p class=\"verdict\">%s</p>\n", esc(verdictLine(g, v)))
 		}
 		if hasWorkload(g, sc) {
 			b.WriteString("<h3>Requests in flight and 429/529 answers over virtual time</h3>\n")
@@ -102,7 +132,7 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 		b.WriteString("<h3>Input tokens submitted</h3>\n")
 		writeTokenBars(&b, g, sc)
 		b.WriteString("<details>\n<summary>Cost table</summary>\n")
-		header, rows, notes := scenarioRows(g, sc, opts.AllRows)
+		header, rows, notes := scenarioRows(g, sc, opts.AllRows, exp)
 		writeHTMLTable(&b, header, rows, 1, "")
 		for _, n := range notes {
 			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n", esc(n))
@@ -120,8 +150,8 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 // esc escapes text for HTML and SVG, attributes included.
 func esc(s string) string { return html.EscapeString(s) }
 
-// writeHTMLVerdict writes what fails the build, first: broken budgets and
-// regressions, or that every budget holds.
+// writeHTMLVerdict writes what fails the build, after the headline: broken
+// budgets and regressions, or that every budget holds.
 func writeHTMLVerdict(b *bytes.Buffer, opts Options) {
 	if len(opts.Violations) == 0 && opts.Baseline == nil && !opts.Checked {
 		return
@@ -136,7 +166,7 @@ func writeHTMLVerdict(b *bytes.Buffer, opts Options) {
 		}
 		writeHTMLTable(b, []string{"scenario", "strategy", "budget", "expected", "got"}, rows, 5, "bad")
 	case opts.Checked:
-		b.WriteString("<h2 class=\"good\">Every budget holds</h2>\n")
+		b.WriteString("<h2>Budgets</h2>\n<p class=\"good\">Every budget holds.</p>\n")
 	}
 	if c := opts.Baseline; c != nil {
 		n := len(c.Regressions())
@@ -217,6 +247,10 @@ h2 { font-size: 20px; margin: 32px 0 8px; padding-bottom: 4px; border-bottom: 1p
 h3 { font-size: 14px; margin: 18px 0 6px; color: var(--muted); text-transform: uppercase; letter-spacing: .04em; }
 h2.bad { color: var(--bad); border-color: var(--bad); }
 h2.good { color: var(--good); border-color: var(--good); }
+p.good { color: var(--good); }
+#headline p { margin: 4px 0; max-width: 100ch; }
+#headline p.lead { font-size: 17px; font-weight: 600; }
+table.grid td { text-align: left; }
 .note, .description { color: var(--muted); margin: 4px 0 8px; max-width: 80ch; }
 .description { color: var(--ink); }
 table { border-collapse: collapse; margin: 8px 0 12px; font-size: 14px; }

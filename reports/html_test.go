@@ -91,9 +91,11 @@ var _ = Describe("HTML", func() {
 		out := renderHTML(fixtureReport(), verdictOptions())
 		Expect(out).To(ContainSubstring(`<h2 class="bad">2 broken budgets</h2>`))
 		Expect(out).To(ContainSubstring(`<h2 class="bad">2 regressions against the baseline</h2>`))
-		Expect(strings.Index(out, "broken budgets")).To(BeNumerically("<", strings.Index(out, "<h2>Summary</h2>")))
+		Expect(strings.Index(out, "broken budgets")).To(BeNumerically("<", strings.Index(out, "<h2>Summary: single turns</h2>")))
+		Expect(strings.Index(out, `<p class="lead">Single turns, 2 scenarios: `)).To(BeNumerically("<", strings.Index(out, "broken budgets")),
+			"the comparison comes before the budgets")
 		Expect(out).To(ContainSubstring("<li><b>classify</b>: broken budget: attempts is 5, expected &lt;= 4</li>"))
-		Expect(renderHTML(fixtureReport(), Options{Checked: true})).To(ContainSubstring(`<h2 class="good">Every budget holds</h2>`))
+		Expect(renderHTML(fixtureReport(), Options{Checked: true})).To(ContainSubstring(`<p class="good">Every budget holds.</p>`))
 		Expect(renderHTML(fixtureReport(), Options{})).NotTo(ContainSubstring(`id="verdict"`))
 	})
 

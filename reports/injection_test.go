@@ -38,6 +38,7 @@ var _ = Describe("hostile text in a report", func() {
 	}
 
 	It("shows no terminal escape sequence in the table, but makes it visible", func() {
+		opts.Details = true
 		out := render(FormatTable)
 		Expect(out).NotTo(ContainSubstring("\x1b"))
 		Expect(out).NotTo(ContainSubstring("\x07"))

@@ -13,13 +13,17 @@ import (
 // run, where its results sit in the whole grid. Unsharded, it is exactly
 // {"seed": N, "results": [...]}.
 type document struct {
-	Seed    uint64          `json:"seed"`
-	Shard   *Shard          `json:"shard,omitempty"`
-	Results []ledger.Result `json:"results"`
+	Seed     uint64            `json:"seed"`
+	Shard    *Shard            `json:"shard,omitempty"`
+	Results  []ledger.Result   `json:"results"`
+	Verdicts []ScenarioVerdict `json:"verdicts,omitempty"`
 }
 
 // JSON writes rep as the machine contract of docs/reports.md: one object
-// {"seed": N, "results": [...]}, indented two spaces and ending in a newline.
+// {"seed": N, "results": [...], "verdicts": [...]}, indented two spaces and
+// ending in a newline; "verdicts" ranks each scenario's strategies
+// ([Verdicts]) and is left out when there are no results or two results
+// share a scenario and strategy.
 // Equal reports give byte-identical output. Empty lists are written as []
 // (results, attempts_log, repair_log), never null, so consumers need not
 // special-case them. rep is not modified.
@@ -27,7 +31,8 @@ func JSON(w io.Writer, rep ledger.Report) error { return writeJSON(w, rep, nil) 
 
 // ShardJSON writes one shard's report as [JSON] does, with a "shard" object
 // between seed and results that says where its results sit in the whole
-// grid; [Merge] reads it to put the shards back together.
+// grid; [Merge] reads it to put the shards back together. A shard has no
+// "verdicts": it may hold only some of a scenario's strategies.
 func ShardJSON(w io.Writer, rep ledger.Report, shard Shard) error { return writeJSON(w, rep, &shard) }
 
 func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
@@ -40,6 +45,9 @@ func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
 			r.RepairLog = []ledger.Attempt{}
 		}
 		out.Results[i] = r
+	}
+	if shard == nil {
+		out.Verdicts, _ = Verdicts(rep) // two results for one cell: no ranking, the record still written
 	}
 
 	var buf bytes.Buffer

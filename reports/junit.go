@@ -11,7 +11,9 @@ import (
 	"github.com/faultbench/faultbench/ledger"
 )
 
-// JUnit writes rep as JUnit XML for a CI system to show: one <testsuite> per
+// JUnit writes rep as JUnit XML for a CI system to show: the headline (the
+// comparison, then the budget status) in comments after the XML
+// declaration, then one <testsuite> per
 // scenario and in it one <testcase> per strategy (classname the scenario,
 // name the strategy), with a <failure type="budget"> for each broken budget
 // and a <failure type="regression"> for each regression against a
@@ -67,6 +69,11 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 
 	var buf bytes.Buffer
 	buf.WriteString(xml.Header)
+	if len(rep.Results) > 0 { // the headline, for whoever opens the file
+		for _, line := range compare(g, opts.Reference).headline(opts) {
+			buf.WriteString("<!-- " + xmlComment(line) + " -->\n")
+		}
+	}
 	enc := xml.NewEncoder(&buf)
 	enc.Indent("", "  ")
 	if err := enc.Encode(doc); err != nil {
@@ -127,7 +134,7 @@ func workloadProperties(w *ledger.Workload) *junitProperties {
 		p("turns", int64(w.Turns)), p("succeeded", int64(w.Succeeded)), p("failed", int64(w.Failed)),
 		p("makespan_ms", w.MakespanMS), p("p50_ms", w.P50MS), p("p95_ms", w.P95MS), p("p99_ms", w.P99MS),
 		p("attempts", int64(w.Attempts)), p("status_429", int64(w.Status429)), p("status_529", int64(w.Status529)),
-		p("wasted_input_tokens", int64(w.WastedInputTokens)),
+		p("wasted_input_tokens", int64(w.WastedInputTokens)), p("queued_ms", w.QueuedMS), p("in_flight_ms", w.InFlightMS),
 	}}
 }
 
@@ -150,8 +157,8 @@ func resultFigures(r ledger.Result) string {
 	if r.Reason != "" {
 		fmt.Fprintf(&b, " (%s)", r.Reason)
 	}
-	fmt.Fprintf(&b, "\nattempts: %s, repair calls: %s, wait: %s\n", formatInt(int64(r.Attempts)),
-		formatInt(int64(r.RepairCalls)), formatWait(r.WaitMS))
+	fmt.Fprintf(&b, "\nattempts: %s, repair calls: %s, wait: %s, holds: %s\n", formatInt(int64(r.Attempts)),
+		formatInt(int64(r.RepairCalls)), formatWait(r.WaitMS), formatWait(r.HoldMS))
 	fmt.Fprintf(&b, "submitted input tokens: %s, repair input tokens: %s, output tokens: %s\n",
 		formatInt(int64(r.SubmittedInputTokens)), formatInt(int64(r.RepairInputTokens)), formatInt(int64(r.OutputTokens)))
 	fmt.Fprintf(&b, "fallbacks: %d, escalations: %d, adjustments: %d, compactions: %d, steps: %d\n",
@@ -162,6 +169,8 @@ func resultFigures(r ledger.Result) string {
 			formatWait(w.P50MS), formatWait(w.P95MS), formatWait(w.P99MS))
 		fmt.Fprintf(&b, "429 answers: %s, 529 answers: %s, wasted input tokens: %s\n",
 			formatInt(int64(w.Status429)), formatInt(int64(w.Status529)), formatInt(int64(w.WastedInputTokens)))
+		fmt.Fprintf(&b, "turn time: queued %s, held %s, waiting %s, in flight %s\n",
+			formatWait(w.QueuedMS), formatWait(r.HoldMS), formatWait(r.WaitMS), formatWait(w.InFlightMS))
 	}
 	return b.String()
 }
@@ -197,6 +206,16 @@ func attemptLines(r ledger.Result) string {
 		fmt.Fprintf(&b, "then slept %s after the final attempt\n", formatWait(sleep))
 	}
 	return b.String()
+}
+
+// xmlComment is s made fit for an XML comment: what XML cannot hold
+// dropped, and no "--", which would end it.
+func xmlComment(s string) string {
+	s = xmlText(strings.Join(strings.Fields(s), " "))
+	for strings.Contains(s, "--") {
+		s = strings.ReplaceAll(s, "--", "- -")
+	}
+	return strings.TrimSuffix(s, "-")
 }
 
 // xmlText drops what XML 1.0 cannot hold (control characters other than

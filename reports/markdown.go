@@ -5,21 +5,32 @@ import (
 	"fmt"
 	"io"
 	"strings"
-
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/renderer"
-	"github.com/olekukonko/tablewriter/tw"
+	"unicode/utf8"
 
 	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
+// MarkdownLimit is the most characters [Markdown] writes by default: a
+// GitHub comment holds 65,536, and a step summary is cut at 1 MiB.
+const MarkdownLimit = 60_000
+
+// markdownCut is the line that says scenarios were left out to fit.
+const markdownCut = "cut: %d %s not shown here to keep this under %s characters; see the HTML/JSON artifact."
+
 // Markdown writes rep for a pull-request comment (GitHub-flavoured
-// Markdown): a title line with the seed, the verdict first (broken budgets,
-// regressions against a baseline), then the summary, then each scenario's
-// table folded in a <details> block — left open when something in it
-// failed; none with opts.SummaryOnly — and the note that submitted tokens
-// are not billed.
+// Markdown): a title line with the seed; the headline, the comparison
+// first and the budget status second; the broken budgets and the
+// regressions against a baseline, if any; the summary of the single turns
+// and that of the fleets; the grid of scenarios × strategies; then each
+// scenario's cost table folded in a <details> block — left open when
+// something in it failed — none with opts.SummaryOnly; and the note that
+// submitted tokens are not billed.
+//
+// The whole stays within [MarkdownLimit] characters: the scenarios'
+// blocks go in while they fit, first those with a broken budget or a
+// regression, then those where the strategies differ, then the others,
+// each shown in the run's order; a line says how many were cut.
 //
 // Nothing is written unless the whole report renders. Two results for the
 // same scenario and strategy are an error.
@@ -28,27 +39,31 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 	if err != nil {
 		return err
 	}
+	c := compare(g, opts.Reference)
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "## faultbench: %d %s, %d %s, seed %d\n\n",
 		len(g.scenarios), plural(len(g.scenarios), "scenario", "scenarios"),
 		len(g.strategies), plural(len(g.strategies), "strategy", "strategies"), rep.Seed)
+	for i, line := range c.headline(opts) {
+		if i == 0 {
+			line = "**" + markdownText(line) + "**"
+		} else {
+			line = markdownText(line)
+		}
+		buf.WriteString(line + "\n\n")
+	}
 
 	broken := violationsByCell(opts.Violations)
 	moved := changesByCell(opts.Baseline)
 	exp := expectations(opts.Expectations)
-	switch {
-	case len(opts.Violations) > 0:
+	if len(opts.Violations) > 0 {
 		fmt.Fprintf(&buf, "**%d broken %s.**\n\n", len(opts.Violations), plural(len(opts.Violations), "budget", "budgets"))
 		rows := make([][]string, len(opts.Violations))
 		for i, v := range opts.Violations {
 			rows[i] = []string{v.Scenario, v.Strategy, v.Field, v.Budget, v.Got}
 		}
-		if err := renderMarkdown(&buf, []string{"scenario", "strategy", "budget", "expected", "got"}, rows, 5); err != nil {
-			return err
-		}
+		renderMarkdown(&buf, []string{"scenario", "strategy", "budget", "expected", "got"}, rows, 5)
 		buf.WriteByte('\n')
-	case opts.Checked:
-		buf.WriteString("Every budget holds.\n\n")
 	}
 	if c := opts.Baseline; c != nil {
 		if n := len(c.Regressions()); n > 0 {
@@ -60,9 +75,7 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 			for i, ch := range c.Changes {
 				rows[i] = changeRow(ch)
 			}
-			if err := renderMarkdown(&buf, changeHeader, rows, 3); err != nil {
-				return err
-			}
+			renderMarkdown(&buf, changeHeader, rows, 3)
 			buf.WriteByte('\n')
 		}
 	}
@@ -70,64 +83,129 @@ func Markdown(w io.Writer, rep ledger.Report, opts Options) error {
 	if len(rep.Results) == 0 {
 		buf.WriteString("No results.\n\n")
 	} else {
-		buf.WriteString("### Summary\n\n")
-		header, rows := summaryRows(g, exp)
-		if err := renderMarkdown(&buf, header, rows, 1); err != nil {
-			return err
-		}
-		buf.WriteByte('\n')
-		if len(exp) > 0 {
-			buf.WriteString("_" + markdownText(expectedNote) + "_\n\n")
-		}
-		if len(rows) > len(g.strategies) {
-			buf.WriteString("_" + markdownText(ratioNote) + "_\n\n")
-		}
+		writeMarkdownSummary(&buf, c)
 	}
-
-	for _, sc := range g.scenarios {
-		if opts.SummaryOnly {
-			break
+	const footer = "_Submitted tokens are what the server counted as sent, not what is billed._\n"
+	if !opts.SummaryOnly && len(rep.Results) > 0 {
+		blocks := make(map[string][]byte, len(g.scenarios))
+		for _, sc := range g.scenarios {
+			blocks[sc] = markdownScenario(g, sc, opts, broken, moved, exp)
 		}
-		open := ""
-		var outcomes []string
-		for _, s := range g.strategies {
-			if r, ok := g.cell(sc, s); ok {
-				o := orNoValue(string(r.Outcome))
-				if w := r.Workload; w != nil { // a fleet: how many turns got through
-					o = formatInt(int64(w.Succeeded)) + "/" + formatInt(int64(w.Turns)) + " turns"
-				}
-				outcomes = append(outcomes, s+" "+o)
+		problem := func(sc string) bool {
+			for _, s := range g.strategies {
 				if len(broken[key{sc, s}]) > 0 || hasRegression(moved[key{sc, s}]) {
-					open = " open"
+					return true
+				}
+			}
+			return false
+		}
+		differs := map[string]bool{}
+		for _, v := range c.verdicts {
+			differs[v.Scenario] = c.differs(v)
+		}
+		// Room for the cut line, the footer and a margin for the counts.
+		room := MarkdownLimit - utf8.RuneCount(buf.Bytes()) - len(footer) - len(markdownCut) - 40
+		kept := map[string]bool{}
+		for _, pass := range []func(string) bool{problem, func(sc string) bool { return differs[sc] }, func(string) bool { return true }} {
+			for _, sc := range g.scenarios {
+				if kept[sc] || !pass(sc) {
+					continue
+				}
+				if n := utf8.RuneCount(blocks[sc]); n <= room {
+					kept[sc] = true
+					room -= n
 				}
 			}
 		}
-		fmt.Fprintf(&buf, "<details%s>\n<summary><b>%s</b>: %s</summary>\n\n", open,
-			htmlText(sc), htmlText(strings.Join(outcomes, ", ")))
-		if d := markdownText(opts.Descriptions[sc]); d != "" {
-			buf.WriteString(d + "\n\n")
-		}
-		header, rows, notes := scenarioRows(g, sc, opts.AllRows)
-		if err := renderMarkdown(&buf, header, rows, 1); err != nil {
-			return err
-		}
-		if v := scenarioVerdict(g, sc, exp); v != "" || len(notes) > 0 {
-			buf.WriteByte('\n')
-			for _, n := range notes {
-				buf.WriteString(markdownText(n) + "<br>\n")
-			}
-			if v != "" {
-				buf.WriteString(markdownText(v) + "\n")
+		for _, sc := range g.scenarios {
+			if kept[sc] {
+				buf.Write(blocks[sc])
 			}
 		}
-		buf.WriteString("\n</details>\n\n")
+		if cut := len(g.scenarios) - len(kept); cut > 0 {
+			fmt.Fprintf(&buf, markdownCut+"\n\n", cut, plural(cut, "scenario's table", "scenarios' tables"), formatInt(MarkdownLimit))
+		}
 	}
-	buf.WriteString("_Submitted tokens are what the server counted as sent, not what is billed._\n")
+	buf.WriteString(footer)
 
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("reports: writing Markdown: %w", err)
 	}
 	return nil
+}
+
+// writeMarkdownSummary writes the summaries and the grids as Markdown
+// tables, each with its note.
+func writeMarkdownSummary(buf *bytes.Buffer, c comparison) {
+	if rows := c.turnRows(); len(rows) > 0 {
+		buf.WriteString("### Summary: single turns\n\n")
+		header := c.turnHeader()
+		if hasRegret(c.g) {
+			header = append(header, regretHeader...)
+		}
+		renderMarkdown(buf, header, rows, 1)
+		buf.WriteString("\n_" + markdownText(c.turnNote()) + "_\n\n")
+	}
+	if rows := c.fleetRows(); len(rows) > 0 {
+		buf.WriteString("### Summary: fleets\n\n")
+		renderMarkdown(buf, c.fleetHeader(), rows, 1)
+		buf.WriteString("\n_" + markdownText(fleetSummaryNote) + "_\n\n")
+	}
+	for _, fleet := range []bool{false, true} {
+		header, rows := c.gridRows(fleet)
+		if len(rows) == 0 {
+			continue
+		}
+		note := turnGridNote
+		if fleet {
+			buf.WriteString("### Grid: fleets\n\n")
+			note = fleetGridNote
+		} else {
+			buf.WriteString("### Grid: single turns\n\n")
+		}
+		renderMarkdown(buf, header, rows, len(header))
+		buf.WriteString("\n_" + markdownText(note) + "_\n\n")
+	}
+}
+
+// markdownScenario is one scenario's <details> block: its outcomes in the
+// summary line, its description, cost table, reasons and verdict line;
+// open when something in it failed.
+func markdownScenario(g grouped, sc string, opts Options, broken map[key][]Violation, moved map[key][]Change, exp map[key]Expectation) []byte {
+	var buf bytes.Buffer
+	open := ""
+	var outcomes []string
+	for _, s := range g.strategies {
+		if r, ok := g.cell(sc, s); ok {
+			o := orNoValue(string(r.Outcome))
+			if w := r.Workload; w != nil { // a fleet: how many turns got through
+				o = formatInt(int64(w.Succeeded)) + "/" + formatInt(int64(w.Turns)) + " turns"
+			}
+			outcomes = append(outcomes, s+" "+o)
+			if len(broken[key{sc, s}]) > 0 || hasRegression(moved[key{sc, s}]) {
+				open = " open"
+			}
+		}
+	}
+	fmt.Fprintf(&buf, "<details%s>\n<summary><b>%s</b>: %s</summary>\n\n", open,
+		htmlText(sc), htmlText(strings.Join(outcomes, ", ")))
+	if d := markdownText(opts.Descriptions[sc]); d != "" {
+		buf.WriteString(d + "\n\n")
+	}
+	header, rows, notes := scenarioRows(g, sc, opts.AllRows, exp)
+	renderMarkdown(&buf, header, rows, 1)
+	v, ok := verdictOf(g, sc)
+	if ok || len(notes) > 0 {
+		buf.WriteByte('\n')
+		for _, n := range notes {
+			buf.WriteString(markdownText(n) + "<br>\n")
+		}
+		if ok {
+			buf.WriteString(markdownText(verdictLine(g, v)) + "\n")
+		}
+	}
+	buf.WriteString("\n</details>\n\n")
+	return buf.Bytes()
 }
 
 // markdownEscaper keeps text — names, figures, a scenario's description —
@@ -169,40 +247,29 @@ func htmlText(s string) string {
 }
 
 // renderMarkdown draws one Markdown table whose first left columns are
-// left-aligned and the others right-aligned. Cells are escaped.
-func renderMarkdown(buf *bytes.Buffer, header []string, rows [][]string, left int) error {
-	align := make(tw.Alignment, len(header))
-	for i := range align {
-		align[i] = tw.AlignRight
+// left-aligned and the others right-aligned. Cells are escaped and not
+// padded: the table is for a renderer, and padding would double its size.
+func renderMarkdown(buf *bytes.Buffer, header []string, rows [][]string, left int) {
+	line := func(cells []string) {
+		buf.WriteString("|")
+		for _, c := range cells {
+			buf.WriteString(" " + markdownCell(c) + " |")
+		}
+		buf.WriteByte('\n')
+	}
+	line(header)
+	buf.WriteString("|")
+	for i := range header {
 		if i < left {
-			align[i] = tw.AlignLeft
+			buf.WriteString(" :--- |")
+		} else {
+			buf.WriteString(" ---: |")
 		}
 	}
-	esc := func(cells []string) []string {
-		out := make([]string, len(cells))
-		for i, c := range cells {
-			out[i] = markdownCell(c)
-		}
-		return out
+	buf.WriteByte('\n')
+	for _, r := range rows {
+		line(r)
 	}
-	escaped := make([][]string, len(rows))
-	for i, r := range rows {
-		escaped[i] = esc(r)
-	}
-	t := tablewriter.NewTable(buf,
-		tablewriter.WithRenderer(renderer.NewMarkdown()),
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{Global: tw.AlignLeft, PerColumn: align}),
-	)
-	t.Header(esc(header))
-	if err := t.Bulk(escaped); err != nil {
-		return fmt.Errorf("reports: building Markdown table: %w", err)
-	}
-	if err := t.Render(); err != nil {
-		return fmt.Errorf("reports: rendering Markdown table: %w", err)
-	}
-	return nil
 }
 
 // changesByCell groups a comparison's changes by scenario and strategy.

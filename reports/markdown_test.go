@@ -22,13 +22,16 @@ var _ = Describe("Markdown", func() {
 		regressions := strings.Index(out, "**2 regressions against the baseline.**")
 		summary := strings.Index(out, "### Summary")
 		scenario := strings.Index(out, "<summary><b>"+overloadScenario)
-		Expect(broken).To(BeNumerically(">", 0))
+		headline := strings.Index(out, "**Single turns, 2 scenarios: ")
+		status := strings.Index(out, "Budgets: 2 broken, listed below. Baseline: 2 regressions.")
+		Expect(headline).To(BeNumerically(">", 0))
+		Expect(headline < status && status < broken).To(BeTrue(), "the comparison first, the budgets second:\n%s", out)
 		Expect(broken < regressions && regressions < summary && summary < scenario).To(BeTrue(), out)
-		Expect(out).To(ContainSubstring("| overloaded-then-backup | classify | attempts | &lt;= 4  | 5   |"))
+		Expect(out).To(ContainSubstring("| overloaded-then-backup | classify | attempts | &lt;= 4 | 5 |"))
 	})
 
 	It("says every budget holds when they were checked and none broke", func() {
-		Expect(render(Options{Checked: true})).To(ContainSubstring("Every budget holds."))
+		Expect(render(Options{Checked: true})).To(ContainSubstring("Budgets: every budget holds."))
 		Expect(render(Options{})).NotTo(ContainSubstring("budget"))
 	})
 

@@ -29,14 +29,26 @@ type Options struct {
 	// formats ignore it.
 	Shard *Shard
 	// Expectations are the outcomes the scenarios' expect blocks name, each
-	// with whether its run met it (see [Expectation]). The summary counts
-	// them as "as expected" and each scenario's verdict line names the
-	// cheapest strategy that met its own. None: neither is shown.
+	// with whether its run met it (see [Expectation]), shown in the
+	// scenario tables' "expected" row. None: no such row.
 	Expectations []Expectation
+	// Reference is the strategy the summary's ratios are against. Empty,
+	// or a strategy that did not run: classify, or blind when classify did
+	// not run, or else the first strategy shown.
+	Reference string
+	// Details prints every scenario's cost table in the text table, as
+	// Markdown and HTML always do. By default the text table has, after its
+	// grid, a short entry only for the scenarios where the strategies
+	// differ: not all reached the best outcome, or one took more than
+	// twice the attempts or input tokens of another.
+	Details bool
+	// Scenarios, when set, names the scenarios whose cost tables the text
+	// table prints (instead of the short entries).
+	Scenarios []string
 	// AllRows keeps, in the scenario tables, the rows that are zero for
 	// every strategy; by default they are left out.
 	AllRows bool
-	// SummaryOnly leaves the scenario tables out of the text table and of
-	// Markdown.
+	// SummaryOnly leaves the grid and the scenarios out of the text table
+	// and of Markdown.
 	SummaryOnly bool
 }

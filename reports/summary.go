@@ -1,174 +1,254 @@
 package reports
 
 import (
-	"bytes"
-	"slices"
+	"math"
 	"strconv"
-	"strings"
 
 	"github.com/faultbench/faultbench/ledger"
 )
 
-// The two strategies the summary compares, blind over classify.
+// The strategies the summary compares against by default: classify, or
+// blind when classify did not run.
 const (
 	blindStrategy    = "blind"
 	classifyStrategy = "classify"
 )
 
-// ratioLabel names the summary's ratio row: what it compares.
-const ratioLabel = "ratio " + blindStrategy + "/" + classifyStrategy
+// waitFloorMS is added to both sides of a wait ratio: a strategy that
+// stops at once waits 0 s, and a ratio over nothing is no ratio.
+const waitFloorMS = 1000
 
-// ratioNote explains the ratio row under the text table.
-const ratioNote = ratioLabel + ": blind's total over classify's, over every scenario each ran; " +
-	noValue + " where either is 0."
-
-// expectedNote explains the "as expected" column under the text table.
-const expectedNote = "as expected: runs whose outcome is the one their scenario's expect block names for " +
-	"the strategy, of the runs it names one for."
-
-// totals is what one strategy cost over every scenario it ran.
-type totals struct {
-	scenarios, successes             int64
-	expected, asExpected             int64
-	attempts, repairCalls, waitMS    int64
-	submitted, repairInput, exposure int64
-}
-
-func (t *totals) add(r ledger.Result) {
-	t.scenarios++
-	if r.Outcome == ledger.OutcomeSuccess {
-		t.successes++
+// reference is the strategy the summary's ratios are against: opts'
+// Reference when it ran, else classify, else blind, else the first shown.
+// Empty when no strategy ran.
+func reference(g grouped, want string) string {
+	present := map[string]bool{}
+	for _, s := range g.strategies {
+		present[s] = true
 	}
-	t.attempts += int64(r.Attempts)
-	t.repairCalls += int64(r.RepairCalls)
-	t.waitMS += r.WaitMS
-	t.submitted += int64(r.SubmittedInputTokens)
-	t.repairInput += int64(r.RepairInputTokens)
-	t.exposure += int64(r.Exposure())
-}
-
-// writeSummary writes the summary title, table and the notes on its
-// columns.
-func writeSummary(buf *bytes.Buffer, g grouped, exp map[key]Expectation) error {
-	buf.WriteString("== summary ==\n\n")
-	header, rows := summaryRows(g, exp)
-	// Headers, and the ratio row's label, on several lines keep the table
-	// within 120 columns with the default strategies.
-	for i, h := range header {
-		header[i] = strings.ReplaceAll(h, " ", "\n")
-	}
-	for _, row := range rows {
-		if row[0] == ratioLabel {
-			row[0] = strings.Replace(ratioLabel, " ", "\n", 1)
+	for _, s := range []string{want, classifyStrategy, blindStrategy} {
+		if s != "" && present[s] && s != hindsightStrategy {
+			return s
 		}
 	}
-	if err := render(buf, header, rows); err != nil {
-		return err
-	}
-	if len(exp) > 0 {
-		buf.WriteString(wrapLines(expectedNote))
-	}
-	if len(rows) > len(g.strategies) {
-		buf.WriteString(wrapLines(ratioNote))
-	}
-	return nil
-}
-
-// wrapLines wraps a note at the description width, a newline after each
-// line.
-func wrapLines(s string) string {
-	return strings.Join(wrapText(s, DescriptionWidth), "\n") + "\n"
-}
-
-// summaryRows are the summary table: one row per strategy with its totals
-// — "as expected" counting the runs that met the outcome their scenario
-// expects, of those it expects one of ([noValue] when none; no column when
-// no expectation is known at all) — then, when
-// both blind and classify ran, the row [ratioLabel] with the ratio of each
-// cost (of the totals as shown, so over every scenario each ran).
-func summaryRows(g grouped, exp map[key]Expectation) (header []string, rows [][]string) {
-	sum := make(map[string]*totals, len(g.strategies))
 	for _, s := range g.strategies {
-		sum[s] = &totals{}
+		if s != hindsightStrategy {
+			return s
+		}
 	}
-	for _, sc := range g.scenarios {
-		for _, s := range g.strategies {
-			if r, ok := g.cell(sc, s); ok {
-				sum[s].add(r)
-				if e, has := exp[key{sc, s}]; has {
-					sum[s].expected++
-					if e.Met {
-						sum[s].asExpected++
-					}
+	return ""
+}
+
+// geomean accumulates the geometric mean of ratios.
+type geomean struct {
+	logs float64
+	n    int
+}
+
+func (m *geomean) add(num, den float64) {
+	if num > 0 && den > 0 {
+		m.logs += math.Log(num / den)
+		m.n++
+	}
+}
+
+// String writes the mean as formatRatio does, [noValue] with no ratio.
+func (m geomean) String() string {
+	if m.n == 0 {
+		return noValue
+	}
+	return formatFloatRatio(math.Exp(m.logs / float64(m.n)))
+}
+
+// value is the mean, 0 with no ratio.
+func (m geomean) value() float64 {
+	if m.n == 0 {
+		return 0
+	}
+	return math.Exp(m.logs / float64(m.n))
+}
+
+// turnTotals is what one strategy did over the single-turn scenarios.
+type turnTotals struct {
+	runs, best, successes                 int64
+	attempts, waitMS, holdMS              int64
+	submitted                             int64
+	ratioAttempts, ratioWait, ratioTokens geomean
+}
+
+// fleetTotals is what one strategy did over the fleets.
+type fleetTotals struct {
+	fleets, wins, fastest      int64
+	turns, succeeded, attempts int64
+	s429, s529, wasted, holdMS int64
+	makespanMS, worstP99MS     int64
+}
+
+// comparison is the summary of a run: single turns and fleets apart, per
+// strategy, and the verdicts it was built from.
+type comparison struct {
+	g           grouped
+	ref         string
+	strategies  []string // shown, hindsight aside
+	verdicts    []ScenarioVerdict
+	turnCount   int // single-turn scenarios ranked
+	fleetCount  int
+	turns       map[string]*turnTotals
+	fleets      map[string]*fleetTotals
+	hasFleetRun map[string]bool
+	hasTurnRun  map[string]bool
+}
+
+// compare builds the run's summary (docs/reports.md): per strategy over
+// the single-turn scenarios its best outcomes, successes and costs, with
+// the geometric mean of its per-scenario ratios against the reference;
+// per strategy over the fleets its turns, refusals and time.
+func compare(g grouped, want string) comparison {
+	c := comparison{g: g, ref: reference(g, want), turns: map[string]*turnTotals{}, fleets: map[string]*fleetTotals{},
+		hasFleetRun: map[string]bool{}, hasTurnRun: map[string]bool{}}
+	for _, s := range g.strategies {
+		if s != hindsightStrategy {
+			c.strategies = append(c.strategies, s)
+			c.turns[s] = &turnTotals{}
+			c.fleets[s] = &fleetTotals{}
+		}
+	}
+	c.verdicts = verdicts(g)
+	for _, v := range c.verdicts {
+		best := map[string]bool{}
+		for _, s := range v.Best {
+			best[s] = true
+		}
+		if v.fleet {
+			c.fleetCount++
+			for _, s := range v.Ranking {
+				r, _ := g.cell(v.Scenario, s)
+				w := workloadOf(r)
+				t := c.fleets[s]
+				c.hasFleetRun[s] = true
+				t.fleets++
+				if s == v.Winner {
+					t.wins++
 				}
+				t.turns += int64(w.Turns)
+				t.succeeded += int64(w.Succeeded)
+				t.attempts += int64(r.Attempts)
+				t.s429 += int64(w.Status429)
+				t.s529 += int64(w.Status529)
+				t.wasted += int64(w.WastedInputTokens)
+				t.holdMS += r.HoldMS
+				t.makespanMS += w.MakespanMS
+				t.worstP99MS = max(t.worstP99MS, w.P99MS)
+			}
+			continue
+		}
+		c.turnCount++
+		ref, hasRef := g.cell(v.Scenario, c.ref)
+		for _, s := range v.Ranking {
+			r, _ := g.cell(v.Scenario, s)
+			t := c.turns[s]
+			c.hasTurnRun[s] = true
+			t.runs++
+			if best[s] {
+				t.best++
+			}
+			if r.Outcome == ledger.OutcomeSuccess {
+				t.successes++
+			}
+			t.attempts += int64(r.Attempts)
+			t.waitMS += r.WaitMS
+			t.holdMS += r.HoldMS
+			t.submitted += int64(r.SubmittedInputTokens)
+			if hasRef {
+				t.ratioAttempts.add(float64(r.Attempts), float64(ref.Attempts))
+				t.ratioTokens.add(float64(r.SubmittedInputTokens), float64(ref.SubmittedInputTokens))
+				t.ratioWait.add(float64(heldMS(r)+waitFloorMS), float64(heldMS(ref)+waitFloorMS))
 			}
 		}
 	}
-
-	header = []string{"strategy", "scenarios", "success", "as expected", "attempts", "repair calls", "wait",
-		"submitted input tokens", "repair input tokens", "exposure"}
-	defer func() {
-		if len(exp) == 0 { // no expect block known (merge without --scenarios): no column of -
-			header = slices.Delete(header, 3, 4)
-			for i := range rows {
-				rows[i] = slices.Delete(rows[i], 3, 4)
-			}
-		}
-	}()
-	for _, s := range g.strategies {
-		t := sum[s]
-		asExpected := noValue
-		if t.expected > 0 {
-			asExpected = formatInt(t.asExpected) + "/" + formatInt(t.expected)
-		}
-		rows = append(rows, []string{
-			s,
-			formatInt(t.scenarios),
-			formatInt(t.successes) + "/" + formatInt(t.scenarios),
-			asExpected,
-			formatInt(t.attempts),
-			formatInt(t.repairCalls),
-			formatWait(t.waitMS),
-			formatInt(t.submitted),
-			formatInt(t.repairInput),
-			formatInt(t.exposure),
-		})
-	}
-	if hasRegret(g) {
-		header = append(header, regretHeader...)
-		for i, s := range g.strategies {
-			rows[i] = append(rows[i], regretCells(g, s)...)
-		}
-	}
-	blind, okB := sum[blindStrategy]
-	classify, okC := sum[classifyStrategy]
-	if okB && okC {
-		rows = append(rows, []string{
-			ratioLabel,
-			"", "", "", // counts, not costs: no ratio
-			formatRatio(blind.attempts, classify.attempts),
-			formatRatio(blind.repairCalls, classify.repairCalls),
-			formatRatio(blind.waitMS, classify.waitMS),
-			formatRatio(blind.submitted, classify.submitted),
-			formatRatio(blind.repairInput, classify.repairInput),
-			formatRatio(blind.exposure, classify.exposure),
-		})
-		if hasRegret(g) {
-			rows[len(rows)-1] = append(rows[len(rows)-1], "", "")
-		}
-	}
-	return header, rows
+	return c
 }
 
-// formatRatio writes num/den followed by "x" — "3.2x", to one decimal, or
-// to two significant digits under 0.1 ("0.031x") so that a small ratio never
-// reads "0.0x" — or [noValue] when either is zero: no multiple of nothing,
-// and none that is nothing. (An ASCII x, not "×": see noValue.)
+// turnHeader and turnRows are the single-turn summary table: a row per
+// strategy that ran a single turn.
+func (c comparison) turnHeader() []string {
+	ref := c.ref
+	return []string{"strategy", "best outcome", "success", "attempts", "wait", "holds",
+		"submitted input tokens", "attempts vs " + ref, "wait vs " + ref, "tokens vs " + ref}
+}
+
+func (c comparison) turnRows() [][]string {
+	var rows [][]string
+	for _, s := range c.strategies {
+		if !c.hasTurnRun[s] {
+			continue
+		}
+		t := c.turns[s]
+		rows = append(rows, []string{
+			s, formatInt(t.best) + "/" + formatInt(t.runs), formatInt(t.successes) + "/" + formatInt(t.runs),
+			formatInt(t.attempts), formatWait(t.waitMS), formatWait(t.holdMS), formatInt(t.submitted),
+			t.ratioAttempts.String(), t.ratioWait.String(), t.ratioTokens.String(),
+		})
+	}
+	if hasRegret(c.g) {
+		for i, row := range rows {
+			rows[i] = append(row, regretCells(c.g, row[0])...)
+		}
+	}
+	return rows
+}
+
+// fleetHeader and fleetRows are the fleet summary table: a row per
+// strategy that ran a fleet.
+func (c comparison) fleetHeader() []string {
+	return []string{"strategy", "best fleet", "turns succeeded", "attempts per turn", "429 answers",
+		"529 answers", "wasted input tokens", "holds", "makespan", "worst p99"}
+}
+
+func (c comparison) fleetRows() [][]string {
+	var rows [][]string
+	for _, s := range c.strategies {
+		if !c.hasFleetRun[s] {
+			continue
+		}
+		t := c.fleets[s]
+		perTurn := noValue
+		if t.turns > 0 {
+			perTurn = strconv.FormatFloat(float64(t.attempts)/float64(t.turns), 'f', 2, 64)
+		}
+		rows = append(rows, []string{
+			s, formatInt(t.wins) + "/" + formatInt(t.fleets), formatInt(t.succeeded) + "/" + formatInt(t.turns), perTurn,
+			formatInt(t.s429), formatInt(t.s529), formatInt(t.wasted), formatWait(t.holdMS),
+			formatWait(t.makespanMS), formatWait(t.worstP99MS),
+		})
+	}
+	return rows
+}
+
+// turnNote and fleetNote explain the summary tables' columns.
+func (c comparison) turnNote() string {
+	return "best outcome: runs that reached the best outcome their scenario allows: " + BestOutcomeRule +
+		". vs " + c.ref + ": the geometric mean over the scenarios both ran of each scenario's ratio to " + c.ref +
+		"'s (wait with holds, 1s added to both sides), so that no one scenario decides it; " + noValue + " where none is defined."
+}
+
+const fleetSummaryNote = "Fleets are summed apart from single turns: a fleet is many turns, not one scenario. " +
+	"best fleet: the fleets where the strategy ranks first, of those it ran (" + FleetRule + "). makespan: summed over the fleets."
+
+// formatRatio writes num/den followed by "x" (see formatFloatRatio), or
+// [noValue] when either is zero: no multiple of nothing, and none that is
+// nothing.
 func formatRatio(num, den int64) string {
 	if num == 0 || den == 0 {
 		return noValue
 	}
-	r := float64(num) / float64(den)
+	return formatFloatRatio(float64(num) / float64(den))
+}
+
+// formatFloatRatio writes r followed by "x" — "3.2x", to one decimal, or
+// to two significant digits under 0.1 ("0.031x") so that a small ratio
+// never reads "0.0x". (An ASCII x, not "×": see noValue.)
+func formatFloatRatio(r float64) string {
 	if r < 0.095 {
 		return strconv.FormatFloat(r, 'g', 2, 64) + "x"
 	}

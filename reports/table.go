@@ -18,19 +18,25 @@ const DescriptionWidth = 78
 // Kept to one line of under 80 columns.
 const submittedNote = "Note: submitted tokens are what the server counted as sent, not what is billed."
 
-// Table writes rep as cost tables for people, every line at most
-// [texttable.MaxWidth] runes: first the summary (see the package
-// documentation); then, unless opts.SummaryOnly, for each scenario in order
-// of first appearance a title line "== NAME ==", its description, a table
-// with one row per metric and one column per strategy (rows that are zero
-// for every strategy left out unless opts.AllRows; a table too wide is cut
-// into parts), the give-up reasons the table's reason row points to, and the
-// verdict line (see [CheapestOrder]); then, when there are any, the broken
-// budgets and the comparison with a baseline; then a note that submitted
-// tokens are not billed tokens. Borders are plain ASCII, headers are kept as
-// written, numbers are right-aligned with thousands separators, and text
-// from the scenario and strategy files is made safe for a terminal
-// ([texttable.Plain]).
+// Table writes rep as text for people, every line at most
+// [texttable.MaxWidth] runes: first the headline (the comparison, then the
+// budget status); then the summary of the single turns and, apart, that
+// of the fleets (see the package documentation); then, unless
+// opts.SummaryOnly, a grid of scenarios × strategies with each run's
+// outcome and attempts, and the scenarios in detail: with opts.Details
+// every scenario's cost table, with opts.Scenarios those named, and by
+// default a short entry — lead sentence and verdict line — for each
+// scenario where the strategies differ (see [Options].Details); then,
+// when there are any, the broken budgets and the comparison with a
+// baseline; then a note that submitted tokens are not billed tokens.
+//
+// A cost table has one row per metric and one column per strategy (rows
+// that are zero for every strategy left out unless opts.AllRows; a table
+// too wide is cut into parts), the give-up reasons the table's reason row
+// points to, and the verdict line (see [TurnRule], [FleetRule]). Borders
+// are plain ASCII, headers are kept as written, numbers are right-aligned
+// with thousands separators, and text from the scenario and strategy files
+// is made safe for a terminal ([texttable.Plain]).
 //
 // Nothing is written unless the whole report renders. Two results for the
 // same scenario and strategy are an error.
@@ -40,22 +46,23 @@ func Table(w io.Writer, rep ledger.Report, opts Options) error {
 		return err
 	}
 	exp := expectations(opts.Expectations)
+	c := compare(g, opts.Reference)
 
 	var buf bytes.Buffer
 	if len(rep.Results) == 0 {
 		buf.WriteString("No results.\n\n")
 	} else {
-		if err := writeSummary(&buf, g, exp); err != nil {
-			return err
+		for _, line := range c.headline(opts) {
+			writeWrapped(&buf, texttable.Plain(line), texttable.MaxWidth-2)
 		}
 		buf.WriteByte('\n')
+		if err := writeSummary(&buf, c); err != nil {
+			return err
+		}
 	}
-	if !opts.SummaryOnly {
-		for _, sc := range g.scenarios {
-			if err := writeScenario(&buf, g, sc, opts, exp); err != nil {
-				return err
-			}
-			buf.WriteByte('\n')
+	if !opts.SummaryOnly && len(rep.Results) > 0 {
+		if err := writeDetails(&buf, c, opts, exp); err != nil {
+			return err
 		}
 	}
 	if len(opts.Violations) > 0 {
@@ -78,6 +85,135 @@ func Table(w io.Writer, rep ledger.Report, opts Options) error {
 		return fmt.Errorf("reports: writing table: %w", err)
 	}
 	return nil
+}
+
+// writeWrapped writes text wrapped at width, each line after the first
+// indented two spaces.
+func writeWrapped(buf *bytes.Buffer, text string, width int) {
+	for i, line := range wrapText(text, width) {
+		if i > 0 {
+			line = "  " + line
+		}
+		buf.WriteString(line + "\n")
+	}
+}
+
+// writeSummary writes the summary of the single turns and that of the
+// fleets, each with its notes, those that ran.
+func writeSummary(buf *bytes.Buffer, c comparison) error {
+	if rows := c.turnRows(); len(rows) > 0 {
+		buf.WriteString("== summary: single turns ==\n\n")
+		header := c.turnHeader()
+		if hasRegret(c.g) {
+			header = append(header, regretHeader...)
+		}
+		if err := render(buf, splitHeader(header), rows); err != nil {
+			return err
+		}
+		buf.WriteString(wrapLines(c.turnNote()))
+		buf.WriteByte('\n')
+	}
+	if rows := c.fleetRows(); len(rows) > 0 {
+		buf.WriteString("== summary: fleets ==\n\n")
+		if err := render(buf, splitHeader(c.fleetHeader()), rows); err != nil {
+			return err
+		}
+		buf.WriteString(wrapLines(fleetSummaryNote))
+		buf.WriteByte('\n')
+	}
+	return nil
+}
+
+// splitHeader breaks each header at its spaces, one word a line, which
+// keeps a summary within 120 columns.
+func splitHeader(header []string) []string {
+	out := make([]string, len(header))
+	for i, h := range header {
+		out[i] = strings.ReplaceAll(h, " ", "\n")
+	}
+	return out
+}
+
+// wrapLines wraps a note at the description width, a newline after each
+// line.
+func wrapLines(s string) string {
+	return strings.Join(wrapText(texttable.Plain(s), DescriptionWidth), "\n") + "\n"
+}
+
+// writeDetails writes the grids and then the scenarios in detail, as
+// [Table] says.
+func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Expectation) error {
+	for _, fleet := range []bool{false, true} {
+		header, rows := c.gridRows(fleet)
+		if len(rows) == 0 {
+			continue
+		}
+		note := turnGridNote
+		if fleet {
+			buf.WriteString("== grid: fleets ==\n\n")
+			note = fleetGridNote
+		} else {
+			buf.WriteString("== grid: single turns ==\n\n")
+		}
+		writeGrid(buf, header, rows)
+		buf.WriteString(wrapLines(note))
+		buf.WriteByte('\n')
+	}
+	switch {
+	case opts.Details:
+		for _, sc := range c.g.scenarios {
+			if err := writeScenario(buf, c, sc, opts, exp); err != nil {
+				return err
+			}
+			buf.WriteByte('\n')
+		}
+	case len(opts.Scenarios) > 0:
+		for _, sc := range c.g.scenarios {
+			if slices.Contains(opts.Scenarios, sc) {
+				if err := writeScenario(buf, c, sc, opts, exp); err != nil {
+					return err
+				}
+				buf.WriteByte('\n')
+			}
+		}
+	default:
+		writeDifferences(buf, c, opts)
+	}
+	return nil
+}
+
+// writeDifferences writes, for each scenario where the strategies differ
+// (see comparison.differs), its title with its lead sentence and its
+// verdict line, then names the scenarios where they agree.
+func writeDifferences(buf *bytes.Buffer, c comparison, opts Options) {
+	var same []string
+	wrote := false
+	for _, v := range c.verdicts {
+		if !c.differs(v) {
+			same = append(same, v.Scenario)
+			continue
+		}
+		if !wrote {
+			buf.WriteString("== where the strategies differ ==\n\n")
+			wrote = true
+		}
+		writeWrapped(buf, texttable.Plain(v.Scenario+": "+leadSentence(opts.Descriptions[v.Scenario])), texttable.MaxWidth-2)
+		for i, line := range wrapText(texttable.Plain(verdictLine(c.g, v)), texttable.MaxWidth-4) {
+			if i > 0 {
+				line = "  " + line
+			}
+			buf.WriteString("  " + line + "\n")
+		}
+	}
+	if wrote {
+		buf.WriteByte('\n')
+	}
+	if len(same) > 0 {
+		writeWrapped(buf, texttable.Plain(fmt.Sprintf("Every strategy reached the best outcome at comparable cost (within 2x) on %d %s: %s.",
+			len(same), plural(len(same), "scenario", "scenarios"), strings.Join(same, ", "))), texttable.MaxWidth-2)
+		buf.WriteByte('\n')
+	}
+	buf.WriteString("--details prints every scenario's cost table, --scenario NAME the named ones'.\n\n")
 }
 
 // grouped is the results arranged for rendering: scenarios and strategies in
@@ -153,6 +289,7 @@ var metrics = []metric{
 	{"attempts", count(func(r ledger.Result) int { return r.Attempts })},
 	{"repair calls", count(func(r ledger.Result) int { return r.RepairCalls })},
 	{"wait", func(r ledger.Result) string { return formatWait(r.WaitMS) }},
+	{"holds", func(r ledger.Result) string { return formatWait(r.HoldMS) }},
 	{"submitted input tokens", count(func(r ledger.Result) int { return r.SubmittedInputTokens })},
 	{"repair input tokens", count(func(r ledger.Result) int { return r.RepairInputTokens })},
 	{"exposure", count(ledger.Result.Exposure)},
@@ -179,7 +316,10 @@ var agentMetrics = []metric{
 // how long the fleet took on the virtual clock
 // (makespan) and a turn at the 50th, 95th and 99th percentile, the 429 and
 // 529 answers its attempts got, and the input its failed attempts
-// submitted. The attempts row is the fleet's total already.
+// submitted, and the turns' time queued (before they started, every slot
+// taken) and in flight (send to answer), summed over them — with the wait
+// and holds rows, a turn's time split. The attempts row is the fleet's
+// total already.
 var workloadMetrics = []metric{
 	{"turns", workloadCount(func(w ledger.Workload) int { return w.Turns })},
 	{"succeeded turns", workloadCount(func(w ledger.Workload) int { return w.Succeeded })},
@@ -192,6 +332,8 @@ var workloadMetrics = []metric{
 	{"429 answers", workloadCount(func(w ledger.Workload) int { return w.Status429 })},
 	{"529 answers", workloadCount(func(w ledger.Workload) int { return w.Status529 })},
 	{"wasted input tokens", workloadCount(func(w ledger.Workload) int { return w.WastedInputTokens })},
+	{"turn time queued", workloadTime(func(w ledger.Workload) int64 { return w.QueuedMS })},
+	{"turn time in flight", workloadTime(func(w ledger.Workload) int64 { return w.InFlightMS })},
 }
 
 // workloadCount and workloadTime show a workload figure, [noValue] for a
@@ -245,14 +387,15 @@ func orNoValue(s string) string {
 
 // writeScenario writes one scenario's title, description, table, reasons
 // and verdict line.
-func writeScenario(buf *bytes.Buffer, g grouped, scenario string, opts Options, exp map[key]Expectation) error {
+func writeScenario(buf *bytes.Buffer, c comparison, scenario string, opts Options, exp map[key]Expectation) error {
+	g := c.g
 	fmt.Fprintf(buf, "== %s ==\n", texttable.Plain(scenario))
 	description := texttable.Plain(strings.Join(strings.Fields(opts.Descriptions[scenario]), " "))
 	for _, line := range wrapText(description, DescriptionWidth) {
 		buf.WriteString(line + "\n")
 	}
 	buf.WriteByte('\n')
-	header, rows, notes := scenarioRows(g, scenario, opts.AllRows)
+	header, rows, notes := scenarioRows(g, scenario, opts.AllRows, exp)
 	if err := render(buf, header, rows); err != nil {
 		return err
 	}
@@ -264,22 +407,18 @@ func writeScenario(buf *bytes.Buffer, g grouped, scenario string, opts Options, 
 			buf.WriteString(line + "\n")
 		}
 	}
-	if v := scenarioVerdict(g, scenario, exp); v != "" {
-		for i, line := range wrapText(texttable.Plain(v), texttable.MaxWidth-2) {
-			if i > 0 {
-				line = "  " + line
-			}
-			buf.WriteString(line + "\n")
-		}
+	if v, ok := verdictOf(g, scenario); ok {
+		writeWrapped(buf, texttable.Plain(verdictLine(g, v)), texttable.MaxWidth-2)
 	}
 	return nil
 }
 
 // scenarioRows are one scenario's table: a row per metric, a column per
 // strategy, [noValue] where a strategy did not run it; rows whose every
-// cell is zero or [noValue] left out unless all; and the notes the reason
-// row points to.
-func scenarioRows(g grouped, scenario string, all bool) (header []string, rows [][]string, notes []string) {
+// cell is zero or [noValue] left out unless all; after the reason row the
+// expected outcomes (expectedRow), when the scenario names any; and the
+// notes the reason row points to.
+func scenarioRows(g grouped, scenario string, all bool, exp map[key]Expectation) (header []string, rows [][]string, notes []string) {
 	header = append([]string{"metric"}, g.strategies...)
 	shown := metrics
 	if hasWorkload(g, scenario) { // after the outcome and reason rows
@@ -314,6 +453,11 @@ func scenarioRows(g grouped, scenario string, all bool) (header []string, rows [
 			continue
 		}
 		rows = append(rows, row)
+		if i == 1 { // after the reason row
+			if e := expectedRow(g, scenario, exp); e != nil {
+				rows = append(rows, e)
+			}
+		}
 	}
 	return header, rows, notes
 }

@@ -92,11 +92,11 @@ var _ = Describe("Table", func() {
 	})
 
 	It("titles each scenario in order of first appearance and wraps its description", func() {
-		out := renderTable(rep, Options{Descriptions: fixtureDescriptions})
+		out := renderTable(rep, Options{Descriptions: fixtureDescriptions, Details: true})
 		first := strings.Index(out, "== "+overloadScenario+" ==\n")
 		second := strings.Index(out, "== "+overflowScenario+" ==\n")
-		summary := strings.Index(out, "== summary ==\n")
-		Expect(summary).To(BeZero(), "the summary comes first")
+		summary := strings.Index(out, "== summary: single turns ==\n")
+		Expect(out).To(HavePrefix("Single turns, 2 scenarios: "), "the headline comes first")
 		Expect(first).To(BeNumerically(">", summary))
 		Expect(second).To(BeNumerically(">", first))
 		Expect(out).To(ContainSubstring("== " + overloadScenario + " ==\nThe primary model stays overloaded"))
@@ -107,7 +107,7 @@ var _ = Describe("Table", func() {
 	})
 
 	It("writes no description line for a scenario without one", func() {
-		out := renderTable(rep, Options{})
+		out := renderTable(rep, Options{Details: true})
 		Expect(out).To(ContainSubstring("\n== " + overloadScenario + " ==\n\n+"))
 	})
 
@@ -124,70 +124,56 @@ var _ = Describe("Table", func() {
 	}
 
 	It("has one row per metric, in order, headers as written, leaving out rows zero for every strategy", func() {
-		out := renderTable(rep, Options{})
+		out := renderTable(rep, Options{Details: true})
 		Expect(fields(headerOf(out, "== "+overloadScenario))).To(Equal([]string{"metric", "blind", "classify"}))
 		Expect(rowNames(out)).To(Equal([]string{"outcome", "reason", "attempts", "repair calls", "wait",
 			"submitted input tokens", "repair input tokens", "exposure", "output tokens", "compactions"}))
 	})
 
 	It("keeps every row with AllRows", func() {
-		Expect(rowNames(renderTable(rep, Options{AllRows: true}))).To(Equal([]string{"outcome", "reason", "attempts",
-			"repair calls", "wait", "submitted input tokens", "repair input tokens", "exposure", "output tokens",
+		Expect(rowNames(renderTable(rep, Options{AllRows: true, Details: true}))).To(Equal([]string{"outcome", "reason", "attempts",
+			"repair calls", "wait", "holds", "submitted input tokens", "repair input tokens", "exposure", "output tokens",
 			"fallbacks", "escalations", "adjustments", "compactions"}))
 	})
 
 	It("points the reason row to the give-up reasons under the table", func() {
-		out := renderTable(rep, Options{})
+		out := renderTable(rep, Options{Details: true})
 		Expect(out).To(MatchRegexp(`\| reason +\| +\(1\) \| +- \|\n`))
 		Expect(out).To(ContainSubstring("+\n(1) prompt is too long: 210000 tokens > 200000 maximum\n"))
 	})
 
 	It("leaves the scenarios out with SummaryOnly", func() {
 		out := renderTable(rep, Options{SummaryOnly: true, Descriptions: fixtureDescriptions})
-		Expect(out).To(HavePrefix("== summary ==\n"))
-		Expect(out).NotTo(ContainSubstring("== " + overloadScenario))
+		Expect(out).To(ContainSubstring("\n== summary: single turns ==\n"))
+		Expect(out).NotTo(ContainSubstring("== grid"))
+		Expect(out).NotTo(ContainSubstring(overloadScenario))
 		Expect(out).To(HaveSuffix(submittedNote + "\n"))
 	})
 
 	Describe("the expected outcomes", func() {
-		var opts Options
-		BeforeEach(func() {
-			opts = Options{Expectations: []Expectation{
+		It("shows them in the scenario tables, marking those missed", func() {
+			out := renderTable(rep, Options{Details: true, Expectations: []Expectation{
 				{Scenario: overloadScenario, Strategy: "blind", Outcome: "failed", Met: true},
-				{Scenario: overloadScenario, Strategy: "classify", Outcome: "success", Met: true},
 				{Scenario: overflowScenario, Strategy: "blind", Outcome: "success", Met: false},
-			}}
-		})
-
-		It("counts, beside success, the runs that met the outcome their scenario expects", func() {
-			out := renderTable(rep, opts)
-			Expect(fields(headerOf(out, "== summary"))[3]).To(Equal("as"))
-			Expect(out).To(MatchRegexp(`\| blind +\| +2 \| +0/2 \| +1/2 \|`))
-			Expect(out).To(MatchRegexp(`\| classify +\| +2 \| +2/2 \| +1/1 \|`))
-		})
-
-		It("names the cheapest strategy that met its expectation, in the declared order", func() {
-			out := renderTable(rep, opts)
-			// Both met theirs on the overload with 5 attempts; classify waited less.
-			Expect(out).To(ContainSubstring("as expected: 2 of 2; cheapest of them: classify (success; 5 attempts, 5s wait, " +
-				"520,000 submitted input tokens)\n"))
-			Expect(out).To(ContainSubstring("as expected: none of the 1 strategy with an expected outcome\n"))
+			}})
+			Expect(out).To(MatchRegexp(`\| expected +\| +failed \| +- \|\n`))
+			Expect(out).To(MatchRegexp(`\| expected +\| +success \(missed\) \| +- \|\n`))
 		})
 
 		It("says nothing of expectations when there are none", func() {
-			Expect(renderTable(rep, Options{})).NotTo(ContainSubstring("as expected"))
+			Expect(renderTable(rep, Options{Details: true})).NotTo(ContainSubstring("expected"))
 		})
 	})
 
 	It("right-aligns the numbers", func() {
-		out := renderTable(rep, Options{})
+		out := renderTable(rep, Options{Details: true})
 		Expect(out).To(ContainSubstring("| exposure               | 1,050,000 |  421,200 |"))
 	})
 
 	It("puts the strategies in the order asked for, then the rest as they appear", func() {
 		rep.Results = append(rep.Results, ledger.Result{Scenario: overflowScenario, Strategy: "s11",
 			Outcome: ledger.OutcomeFailed, Attempts: 3})
-		out := renderTable(rep, Options{Strategies: []string{"classify", "absent"}})
+		out := renderTable(rep, Options{Strategies: []string{"classify", "absent"}, Details: true})
 		Expect(fields(headerOf(out, overloadScenario))).To(Equal([]string{"metric", "classify", "blind", "s11"}))
 		Expect(out).To(MatchRegexp(`\| attempts +\| +5 \| +5 \| +- \|`), "s11 did not run the first scenario")
 	})
@@ -202,43 +188,29 @@ var _ = Describe("Table", func() {
 
 	Describe("the summary", func() {
 		summaryOf := func(out string) string {
-			return out[strings.Index(out, "== summary ==\n"):]
+			return out[strings.Index(out, "== summary: single turns ==\n"):]
 		}
 
-		It("totals each strategy and gives the blind/classify ratios", func() {
+		It("totals each strategy and gives the geometric mean of its per-scenario ratios to classify", func() {
 			s := summaryOf(renderTable(rep, Options{}))
-			Expect(s).To(MatchRegexp(`\| blind +\| +2 \| +0/2 \| +10 \| +0 \| +1m2s \| +1,570,000 \| +0 \| +1,570,000 \|`))
-			Expect(s).To(MatchRegexp(`\| classify +\| +2 \| +2/2 \| +7 \| +1 \| +5s \| +761,200 \| +180,000 \| +941,200 \|`))
-			Expect(s).To(MatchRegexp(`\| ratio +\| +\| +\| +1\.4x \| +- \| +12\.4x \| +2\.1x \| +- \| +1\.7x \|`))
-			Expect(s).To(ContainSubstring("\nratio blind/classify: blind's total over classify's"))
+			// blind: 5 and 5 attempts against classify's 5 and 2: sqrt(1 × 2.5).
+			Expect(s).To(MatchRegexp(`\| blind +\| +0/2 \| +0/2 \| +10 \| +1m2s \| +0s \| +1,570,000 \| +1\.6x \|`))
+			Expect(s).To(MatchRegexp(`\| classify +\| +2/2 \| +2/2 \| +7 \| +5s \| +0s \| +761,200 \| +1\.0x \|`))
 		})
 
-		It("writes - for a ratio over zero, never 0.0x", func() {
+		It("takes --reference's strategy, else classify, else blind", func() {
+			Expect(renderTable(rep, Options{Reference: "blind"})).To(ContainSubstring("\nAgainst blind "))
+			Expect(renderTable(rep, Options{})).To(ContainSubstring("\nAgainst classify "))
+			Expect(renderTable(renamed(fixtureReport(), "classify", "kimi-code"), Options{})).To(ContainSubstring("\nAgainst blind "))
+			Expect(renderTable(rep, Options{Reference: "absent"})).To(ContainSubstring("\nAgainst classify "))
+		})
+
+		It("writes no ratio that reads 0.0x", func() {
 			for i := range rep.Results {
 				rep.Results[i].WaitMS = 0
 			}
-			s := summaryOf(renderTable(rep, Options{}))
-			Expect(s).To(MatchRegexp(`\| ratio +\| +\| +\| +1\.4x \| +- \| +- \|`))
-			Expect(s).NotTo(ContainSubstring("0.0x"))
+			Expect(summaryOf(renderTable(rep, Options{}))).NotTo(ContainSubstring("0.0x"))
 		})
-
-		DescribeTable("has a ratio row only when both blind and classify ran",
-			func(mk func(ledger.Report) ledger.Report, want bool) {
-				s := summaryOf(renderTable(mk(fixtureReport()), Options{}))
-				if want {
-					Expect(s).To(ContainSubstring("blind/classify"))
-				} else {
-					Expect(s).NotTo(ContainSubstring("blind/classify"))
-				}
-			},
-			Entry("both", func(r ledger.Report) ledger.Report { return r }, true),
-			Entry("both, classify listed first", func(r ledger.Report) ledger.Report {
-				return ledger.Report{Results: append(only(r, "classify").Results, only(r, "blind").Results...)}
-			}, true),
-			Entry("blind alone", func(r ledger.Report) ledger.Report { return only(r, "blind") }, false),
-			Entry("classify alone", func(r ledger.Report) ledger.Report { return only(r, "classify") }, false),
-			Entry("blind and another", func(r ledger.Report) ledger.Report { return renamed(r, "classify", "kimi-code") }, false),
-		)
 	})
 
 	It("ends with the note that submitted is not billed", func() {
@@ -253,7 +225,7 @@ var _ = Describe("Table", func() {
 
 	It("shows a missing outcome as -", func() {
 		rep.Results[0].Outcome = ""
-		Expect(renderTable(rep, Options{})).To(MatchRegexp(`\| outcome +\| +- \| +success \|`))
+		Expect(renderTable(rep, Options{Details: true})).To(MatchRegexp(`\| outcome +\| +- \| +success \|`))
 	})
 
 	It("refuses two results for one scenario and strategy, writing nothing", func() {

@@ -71,7 +71,7 @@ func TestRunHindsightAddsItsRowAndRegret(t *testing.T) {
 			t.Errorf("no %s in:\n%s", want, out)
 		}
 	}
-	code, out, _ = run(t, "run", "--hindsight", "--strategies", "classify,blind", "../../scenarios/truncated-answer.yaml")
+	code, out, _ = run(t, "run", "--hindsight", "--details", "--strategies", "classify,blind", "../../scenarios/truncated-answer.yaml")
 	if code != exitOK || !strings.Contains(out, "regret") || !strings.Contains(out, "| hindsight") {
 		t.Errorf("exit %d, table:\n%s", code, out)
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 
 	"github.com/spf13/pflag"
@@ -69,31 +70,58 @@ type outputFlags struct {
 	out         string
 	allRows     bool
 	summaryOnly bool
+	details     bool
+	scenarios   []string
+	reference   string
 }
 
-// viewHelp says what the text table shows and how its verdict line ranks
-// the strategies, for the help of run and merge, wrapped at 78 columns.
+// viewHelp says what the text table shows and how its verdicts rank the
+// strategies, for the help of run and merge, wrapped at 78 columns.
 func viewHelp() string {
-	text := `The table starts with the summary: per strategy, its successes, the runs
-whose outcome is the one the scenario's expect block names ("as expected"),
-and its costs. Each scenario's table leaves out rows that are zero for every
-strategy (--all-rows keeps them), points its reason row to the give-up reasons
-below it, and ends with a verdict line naming the cheapest strategy that met
-its expected outcome, ranked by ` + reports.CheapestOrder + ` (a tie goes to the
-strategy listed first). --summary-only prints the summary alone.`
+	text := `The table opens with the comparison: per strategy over the single-turn
+scenarios, how often it reached the best outcome the scenario allows (` + reports.BestOutcomeRule + `),
+its costs, and the geometric mean of its per-scenario ratios to the reference
+strategy (--reference; default classify, or blind when classify did not run);
+then the fleets' own summary. A grid of scenarios × strategies follows, an
+outcome and attempts per cell, then the scenarios where the strategies differ,
+each with its verdict line. A single turn's verdict ranks ` + reports.TurnRule + `;
+a fleet's ranks ` + reports.FleetRule + `. --details prints every scenario's cost
+table, --scenario NAME (repeatable) the named ones'; a cost table leaves out
+rows that are zero for every strategy (--all-rows keeps them).
+--summary-only prints the summaries alone.`
 	return strings.Join(wrapWords(text, 78), "\n")
 }
 
 // registerView adds the flags that shape the text table.
 func (o *outputFlags) registerView(fl *pflag.FlagSet) {
 	fl.BoolVar(&o.allRows, "all-rows", false, "table: keep the rows that are zero for every strategy")
-	fl.BoolVar(&o.summaryOnly, "summary-only", false, "table: print the summary alone, without the scenario tables")
+	fl.BoolVar(&o.summaryOnly, "summary-only", false, "table, markdown: print the summaries alone, without the grid and the scenarios")
+	fl.BoolVar(&o.details, "details", false, "table: print every scenario's cost table")
+	fl.StringArrayVar(&o.scenarios, "scenario", nil, "table: print this scenario's cost table (repeatable)")
+	fl.StringVar(&o.reference, "reference", "", "strategy the summary's ratios are against (default classify, or blind when classify did not run)")
 }
 
 // apply copies the view flags into the report options.
 func (o outputFlags) apply(opts *reports.Options) {
 	opts.AllRows = o.allRows
 	opts.SummaryOnly = o.summaryOnly
+	opts.Details = o.details
+	opts.Scenarios = o.scenarios
+	opts.Reference = o.reference
+}
+
+// checkView checks the names --scenario and --reference give against the
+// run's scenarios and strategies: an unknown one is bad input.
+func (o outputFlags) checkView(scenarios, strategies []string) error {
+	for _, name := range o.scenarios {
+		if !slices.Contains(scenarios, name) {
+			return bad(fmt.Errorf("--scenario: no scenario %q in this run", name))
+		}
+	}
+	if o.reference != "" && !slices.Contains(strategies, o.reference) {
+		return bad(fmt.Errorf("--reference: no strategy %q in this run", o.reference))
+	}
+	return nil
 }
 
 func (o outputFlags) validate() error {

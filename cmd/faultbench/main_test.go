@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 )
 
 func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
@@ -16,14 +17,67 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 	return code, out.String(), errOut.String()
 }
 
-func TestRunPrintsATablePerScenarioAndASummary(t *testing.T) {
-	code, out, errOut := run(t, "run", "../../scenarios")
-	if code != exitOK {
+// The default suite's answer is at the top and fits where it goes: the
+// table in 300 lines, the Markdown in a GitHub comment, the baseline in
+// 200 KB; no verdict names a strategy that did not succeed when another
+// did. One run; the other formats come from its JSON through merge.
+func TestRunDefaultSuiteFitsAndNeverCrownsAFailure(t *testing.T) {
+	dir := t.TempDir()
+	report := filepath.Join(dir, "report.json")
+	if code, _, errOut := run(t, "run", "--format", "json", "--out", report, "../../scenarios"); code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, errOut)
 	}
-	for _, want := range []string{"== overloaded-then-backup ==", "== summary ==", "blind/classify", "| blind ", "| classify "} {
-		if !strings.Contains(out, want) {
-			t.Errorf("output lacks %q", want)
+	merge := func(format string) string {
+		t.Helper()
+		code, out, errOut := run(t, "merge", "--format", format, "--scenarios", "../../scenarios", report)
+		if code != exitOK {
+			t.Fatalf("merge --format %s: exit %d, stderr: %s", format, code, errOut)
+		}
+		return out
+	}
+	table := merge("table")
+	if n := strings.Count(table, "\n"); n > 300 {
+		t.Errorf("the default table is %d lines, more than 300", n)
+	}
+	for _, want := range []string{"Single turns, ", "\nAgainst classify ", "\nFleets, ", "== summary: single turns ==",
+		"== summary: fleets ==", "== grid: single turns ==", "== grid: fleets ==", "| blind ", "| classify "} {
+		if !strings.Contains(table, want) {
+			t.Errorf("the table lacks %q", want)
+		}
+	}
+	if md := merge("markdown"); utf8.RuneCountInString(md) > 60_000 {
+		t.Errorf("the Markdown is %d characters, more than 60,000", utf8.RuneCountInString(md))
+	}
+	if base := merge("baseline"); len(base) > 200<<10 {
+		t.Errorf("the baseline is %d bytes, more than 200 KB", len(base))
+	}
+
+	data, err := os.ReadFile(report)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Results []struct {
+			Scenario, Strategy, Outcome string
+		} `json:"results"`
+		Verdicts []struct {
+			Scenario, Winner string
+		} `json:"verdicts"`
+	}
+	if err := json.Unmarshal(data, &doc); err != nil {
+		t.Fatal(err)
+	}
+	outcome, succeeded := map[[2]string]string{}, map[string]bool{}
+	for _, r := range doc.Results {
+		outcome[[2]string{r.Scenario, r.Strategy}] = r.Outcome
+		succeeded[r.Scenario] = succeeded[r.Scenario] || r.Outcome == "success"
+	}
+	if len(doc.Verdicts) == 0 {
+		t.Fatal("no verdicts in the JSON")
+	}
+	for _, v := range doc.Verdicts {
+		if got := outcome[[2]string{v.Scenario, v.Winner}]; succeeded[v.Scenario] && got != "success" {
+			t.Errorf("%s: the verdict names %s, %s, while another strategy succeeded", v.Scenario, v.Winner, got)
 		}
 	}
 }

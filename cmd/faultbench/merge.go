@@ -75,6 +75,21 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 		return bad(err)
 	}
 
+	var scNames, stNames []string
+	seen := map[[2]string]bool{}
+	for _, r := range rep.Results {
+		if k := [2]string{"scenario", r.Scenario}; !seen[k] {
+			seen[k] = true
+			scNames = append(scNames, r.Scenario)
+		}
+		if k := [2]string{"strategy", r.Strategy}; !seen[k] {
+			seen[k] = true
+			stNames = append(stNames, r.Strategy)
+		}
+	}
+	if err := f.output.checkView(scNames, stNames); err != nil {
+		return err
+	}
 	opts := reports.Options{Descriptions: map[string]string{}}
 	if scs != nil {
 		for _, sc := range scs {

@@ -75,9 +75,25 @@ func TestABadlyIndentedScenarioNamesTheFieldAndHintsAtIndentation(t *testing.T) 
 }
 
 func TestAnUnwritableOutIsBadInputNamingThePath(t *testing.T) {
-	out := filepath.Join(t.TempDir(), "no-such-dir", "report.json")
+	dir := t.TempDir()
+	file := filepath.Join(dir, "a-file")
+	if err := os.WriteFile(file, nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(file, "report.json") // under a file: no folder can be made
 	code, _, errOut := run(t, "run", "--format", "json", "--out", out, "--strategies", "classify", "../../scenarios/auth-expired.yaml")
 	if code != exitBadInput || !strings.Contains(errOut, "--out") || !strings.Contains(errOut, out) {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+}
+
+func TestOutCreatesMissingFolders(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "reports", "pr-42", "report.json")
+	code, _, errOut := run(t, "run", "--format", "json", "--out", out, "--strategies", "classify", "../../scenarios/auth-expired.yaml")
+	if code != exitOK {
+		t.Fatalf("exit %d, stderr %q", code, errOut)
+	}
+	if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), `"auth-expired"`) {
+		t.Fatalf("report not written: %v", err)
 	}
 }

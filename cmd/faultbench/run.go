@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -128,6 +129,13 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if err := checkBudgetNames(stderr, scs, builtIn, strategies); err != nil {
 		return err
 	}
+	scNames := make([]string, len(scs))
+	for i, sc := range scs {
+		scNames[i] = sc.Name
+	}
+	if err := f.output.checkView(scNames, names(strategies)); err != nil {
+		return err
+	}
 
 	if f.timeout > 0 {
 		var cancel context.CancelFunc
@@ -236,6 +244,11 @@ func emit(stdout io.Writer, path string, data []byte) error {
 	if path == "" {
 		_, err := stdout.Write(data)
 		return err
+	}
+	if dir := filepath.Dir(path); dir != "." {
+		if err := os.MkdirAll(dir, 0o755); err != nil {
+			return bad(fmt.Errorf("--out %s: %w", path, err))
+		}
 	}
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		// os.WriteFile's *PathError already names the path.

@@ -34,32 +34,46 @@ func TestTablesFit120Columns(t *testing.T) {
 	}
 }
 
-func TestRunTableLeadsWithTheSummaryAndNamesTheCheapestAsExpected(t *testing.T) {
+func TestRunTableLeadsWithTheComparisonAndNamesTheCheapestStop(t *testing.T) {
 	code, out, errOut := run(t, "run", "../../scenarios/auth-expired.yaml")
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "== summary ==\n") {
-		t.Errorf("does not start with the summary:\n%s", out)
+	if !strings.HasPrefix(out, "Single turns, 1 scenario: the best outcome each allows was reached by classify 1,") {
+		t.Errorf("does not start with the comparison:\n%s", out)
 	}
 	for _, want := range []string{
-		"| reason ",
-		"(1) auth: ",
-		// blind, classify and claude-code are expected to fail; classify does so in one attempt.
-		"as expected: 3 of 3; cheapest of them: classify (failed; 1 attempt, 0s wait,",
+		"\nBudgets: every budget holds.\n",
+		"\n== summary: single turns ==\n",
+		"\n== grid: single turns ==\n",
+		// Nobody can succeed on a dead key: classify stops in one attempt, the best outcome there is.
+		"verdict: no strategy succeeded; the cheapest stop: classify: failed after 1 attempt",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
 		}
 	}
-	if strings.Contains(out, "| escalations ") {
-		t.Errorf("a row zero for every strategy is shown:\n%s", out)
+	if strings.Contains(out, "| reason ") {
+		t.Errorf("the cost table is shown without --details or --scenario:\n%s", out)
 	}
-	if code, out, _ = run(t, "run", "--all-rows", "../../scenarios/auth-expired.yaml"); code != exitOK || !strings.Contains(out, "| escalations ") {
+	for _, args := range [][]string{{"--details"}, {"--scenario", "auth-expired"}} {
+		code, out, _ := run(t, append(append([]string{"run"}, args...), "../../scenarios/auth-expired.yaml")...)
+		if code != exitOK || !strings.Contains(out, "== auth-expired ==\n") || !strings.Contains(out, "| reason ") ||
+			!strings.Contains(out, "(1) auth: ") || strings.Contains(out, "| escalations ") {
+			t.Errorf("%v: exit %d, no cost table (or a row zero for every strategy):\n%s", args, code, out)
+		}
+	}
+	if code, out, _ = run(t, "run", "--details", "--all-rows", "../../scenarios/auth-expired.yaml"); code != exitOK || !strings.Contains(out, "| escalations ") {
 		t.Errorf("--all-rows: exit %d, escalations row missing:\n%s", code, out)
 	}
 	code, out, _ = run(t, "run", "--summary-only", "../../scenarios/auth-expired.yaml")
-	if code != exitOK || strings.Contains(out, "== auth-expired ==") || !strings.Contains(out, "== summary ==") {
+	if code != exitOK || strings.Contains(out, "auth-expired") || !strings.Contains(out, "== summary: single turns ==") {
 		t.Errorf("--summary-only: exit %d:\n%s", code, out)
+	}
+	for _, args := range [][]string{{"--scenario", "no-such"}, {"--reference", "no-such"}} {
+		code, _, errOut := run(t, append(append([]string{"run"}, args...), "../../scenarios/auth-expired.yaml")...)
+		if code != exitBadInput || !strings.Contains(errOut, `"no-such"`) {
+			t.Errorf("%v: exit %d, stderr %s", args, code, errOut)
+		}
 	}
 }

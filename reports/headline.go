@@ -1,0 +1,86 @@
+package reports
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+)
+
+// headline is what every human format opens with: the comparison first —
+// who reached the best outcome how often, at what cost against the
+// reference, which fleet was best — and the budget status second. One
+// sentence a line, unwrapped.
+func (c comparison) headline(opts Options) []string {
+	var lines []string
+	if c.turnCount > 0 {
+		order := slices.Clone(c.strategies)
+		order = slices.DeleteFunc(order, func(s string) bool { return !c.hasTurnRun[s] })
+		slices.SortStableFunc(order, func(a, b string) int { return cmpInt(c.turns[b].best, c.turns[a].best) })
+		parts := make([]string, len(order))
+		for i, s := range order {
+			parts[i] = fmt.Sprintf("%s %s", s, formatInt(c.turns[s].best))
+		}
+		lines = append(lines, fmt.Sprintf("Single turns, %d %s: the best outcome each allows was reached by %s.",
+			c.turnCount, plural(c.turnCount, "scenario", "scenarios"), strings.Join(parts, ", ")))
+		var costs []string
+		for _, s := range order {
+			t := c.turns[s]
+			if s == c.ref || t.ratioAttempts.n == 0 {
+				continue
+			}
+			if len(costs) == 0 {
+				costs = append(costs, fmt.Sprintf("%s makes %s the attempts and submits %s the input tokens", s,
+					t.ratioAttempts, t.ratioTokens))
+				continue
+			}
+			costs = append(costs, fmt.Sprintf("%s %s and %s", s, t.ratioAttempts, t.ratioTokens))
+		}
+		if len(costs) > 0 {
+			lines = append(lines, fmt.Sprintf("Against %s (geometric mean of per-scenario ratios): %s.", c.ref,
+				strings.Join(costs, "; ")))
+		}
+	}
+	if c.fleetCount > 0 {
+		order := slices.Clone(c.strategies)
+		order = slices.DeleteFunc(order, func(s string) bool { return !c.hasFleetRun[s] })
+		slices.SortStableFunc(order, func(a, b string) int { return cmpInt(c.fleets[b].wins, c.fleets[a].wins) })
+		var wins, none []string
+		for _, s := range order {
+			if n := c.fleets[s].wins; n > 0 {
+				wins = append(wins, fmt.Sprintf("%s in %s", s, formatInt(n)))
+			} else {
+				none = append(none, s)
+			}
+		}
+		line := fmt.Sprintf("Fleets, %d %s: best fleet %s", c.fleetCount, plural(c.fleetCount, "scenario", "scenarios"),
+			strings.Join(wins, ", "))
+		if len(none) > 0 {
+			line += "; " + strings.Join(none, ", ") + " in none"
+		}
+		lines = append(lines, line+".")
+	}
+	if s := budgetStatus(opts); s != "" {
+		lines = append(lines, s)
+	}
+	return lines
+}
+
+// budgetStatus is the headline's last line: the budgets, then the
+// baseline. Empty when neither was looked at.
+func budgetStatus(opts Options) string {
+	var parts []string
+	switch n := len(opts.Violations); {
+	case n > 0:
+		parts = append(parts, fmt.Sprintf("Budgets: %d broken, listed below.", n))
+	case opts.Checked:
+		parts = append(parts, "Budgets: every budget holds.")
+	}
+	if c := opts.Baseline; c != nil {
+		if n := len(c.Regressions()); n > 0 {
+			parts = append(parts, fmt.Sprintf("Baseline: %d %s.", n, plural(n, "regression", "regressions")))
+		} else {
+			parts = append(parts, "Baseline: no regression.")
+		}
+	}
+	return strings.Join(parts, " ")
+}
