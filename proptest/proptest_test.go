@@ -27,12 +27,13 @@ var declared = map[string][]string{
 	// read only the 429, and s11 takes any unlisted type as transient.
 	"NeverResendsAfterPermanentError": {"blind", "claude-code", "s11", "sdk-anthropic", "sdk-openai"},
 	"NoSleepAfterFinalAttempt":        {"blind"},
-	// should_retry: ignore, and 503 is a status they retry.
-	"ShouldRetryFalseNeverResent": {"blind", "kimi-code", "s11"},
+	// should_retry: ignore, and 503 is a status they retry (Gemini CLI
+	// reads no header at all).
+	"ShouldRetryFalseNeverResent": {"blind", "kimi-code", "s11", "gemini-cli"},
 	// Claude Code resends a 401 within its attempts.
 	"AuthRefreshAtMostOnce": {"blind", "claude-code"},
 	// shed_background: false.
-	"BackgroundNeverRetriesOverload": {"blind", "kimi-code", "s11", "sdk-anthropic", "sdk-openai"},
+	"BackgroundNeverRetriesOverload": {"blind", "kimi-code", "s11", "sdk-anthropic", "sdk-openai", "gemini-cli"},
 	// s11 falls back on an overflow to a model of the same window, without
 	// adjusting or compacting.
 	"NoAttemptExceedsWindowAfterOverflow": {"blind", "s11"},

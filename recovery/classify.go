@@ -8,6 +8,7 @@ import (
 	"io"
 	"net"
 	"net/http"
+	"regexp"
 	"strings"
 	"syscall"
 )
@@ -97,6 +98,7 @@ func classifyAPIError(f *Failure, e *APIError) {
 		f.Header = e.Header
 	}
 	f.ShouldRetry = shouldRetryHeader(e.Header)
+	f.RetryDelay = e.RetryDelay
 
 	switch e.StatusCode {
 	case http.StatusBadRequest, http.StatusRequestEntityTooLarge, http.StatusUnprocessableEntity:
@@ -108,6 +110,10 @@ func classifyAPIError(f *Failure, e *APIError) {
 			f.Kind = KindContextOverflow
 			return
 		}
+	}
+	if k, ok := googleKind(e); ok {
+		f.Kind = k
+		return
 	}
 	if e.StatusCode == 529 || e.Type == "overloaded_error" {
 		f.Kind = KindOverloaded
@@ -167,6 +173,50 @@ func quotaExhausted(e *APIError) bool {
 	return containsAny(e.Type, "quota", "billing", "credit") ||
 		containsAny(e.Message, "quota", "billing", "credit", "usage limit")
 }
+
+// googleKind reads a Google status (the error's status field, which
+// recovery/gemini puts in Type) where it settles the kind, so that an
+// error object inside a stream, which came with HTTP 200, is read as its
+// status says. A 429 RESOURCE_EXHAUSTED is a quota that will not pass
+// with time when a QuotaFailure violation names a per-day quota (a
+// quotaId with PerDay or Daily) or the message says "limit: 0" (the model
+// is not in the plan), and a rate limit otherwise, whatever its message
+// says of quotas (the per-minute one says "You exceeded your current
+// quota"). A 503 UNAVAILABLE ("The model is overloaded") is Gemini's
+// overload. INVALID_ARGUMENT is left to the status, so that the overflow
+// wording is read first.
+func googleKind(e *APIError) (Kind, bool) {
+	if e.Type == "RESOURCE_EXHAUSTED" || (e.StatusCode == http.StatusTooManyRequests && len(e.QuotaIDs) > 0) {
+		for _, id := range e.QuotaIDs {
+			if strings.Contains(id, "PerDay") || strings.Contains(id, "Daily") {
+				return KindQuotaExhausted, true
+			}
+		}
+		if limitZero.MatchString(e.Message) {
+			return KindQuotaExhausted, true
+		}
+		return KindRateLimit, true
+	}
+	k, ok := googleStatuses[e.Type]
+	return k, ok
+}
+
+// googleStatuses are the kinds of the other Google statuses.
+var googleStatuses = map[string]Kind{
+	"UNAVAILABLE":       KindOverloaded,
+	"INTERNAL":          KindServer,
+	"UNKNOWN":           KindServer,
+	"DATA_LOSS":         KindServer,
+	"DEADLINE_EXCEEDED": KindServer,
+	"PERMISSION_DENIED": KindPermission,
+	"NOT_FOUND":         KindNotFound,
+	"UNAUTHENTICATED":   KindAuth,
+	"ABORTED":           KindConflict,
+}
+
+// limitZero is the "limit: 0" of a quota the plan does not include (not
+// "limit: 0.5" or "limit: 05").
+var limitZero = regexp.MustCompile(`(?i)limit:\s*0(?:[^\d.]|\.\D|\.?$)`)
 
 // contextWords are the phrases by which servers say, without numbers, that
 // the prompt does not fit the model's context. They stay about the context

@@ -1,6 +1,9 @@
 package recovery
 
-import "net/http"
+import (
+	"net/http"
+	"time"
+)
 
 // Failure is the classification of one attempt's outcome.
 type Failure struct {
@@ -14,7 +17,11 @@ type Failure struct {
 	// MidStream: the failure came after a streamed answer's status had
 	// arrived (the error matches ErrStreamBroken).
 	MidStream bool
-	Err       error // the error classified, nil for a response
+	// RetryDelay is the wait the error body asks for (APIError.RetryDelay:
+	// Google's RetryInfo), 0 when it names none. A strategy reads it only
+	// with HonorRetryInfo.
+	RetryDelay time.Duration
+	Err        error // the error classified, nil for a response
 }
 
 // Overflow is what a context-overflow error says about the request. A zero

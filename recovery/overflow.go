@@ -19,6 +19,9 @@ var (
 	// OpenAI (and the servers that copy it, vLLM among them): "This model's
 	// maximum context length is 128000 tokens."
 	openAIWindow = regexp.MustCompile(`(?i)maximum context length is\s*` + overflowNum + `\s*tokens`)
+	// Gemini: "The input token count (1048577) exceeds the maximum number
+	// of tokens allowed (1048576)."
+	geminiInputCount = regexp.MustCompile(`(?i)input token count\s*\(` + overflowNum + `\)\s*exceeds the maximum number of tokens allowed\s*\(` + overflowNum + `\)`)
 	// "However, your messages resulted in 130000 tokens."
 	openAIResulted = regexp.MustCompile(`(?i)resulted in\s*` + overflowNum + `\s*tokens`)
 	// "However, you requested 140000 tokens (130000 in the messages, 10000 in
@@ -29,8 +32,8 @@ var (
 )
 
 // ParseOverflow reads the numbers out of a context-overflow error message,
-// in the wordings of the Anthropic Messages API and of OpenAI Chat
-// Completions (docs/classification.md). It reports false when msg carries none of them;
+// in the wordings of the Anthropic Messages API, of OpenAI Chat
+// Completions and of the Gemini API (docs/classification.md). It reports false when msg carries none of them;
 // a message can still be about a context overflow without numbers, which
 // DefaultClassifier recognises by its wording.
 func ParseOverflow(msg string) (Overflow, bool) {
@@ -39,6 +42,9 @@ func ParseOverflow(msg string) (Overflow, bool) {
 	}
 	if m := anthropicExceedLimit.FindStringSubmatch(msg); m != nil {
 		return Overflow{Input: tokenCount(m[1]), MaxTokens: tokenCount(m[2]), Window: tokenCount(m[3])}, true
+	}
+	if m := geminiInputCount.FindStringSubmatch(msg); m != nil {
+		return Overflow{Input: tokenCount(m[1]), Window: tokenCount(m[2])}, true
 	}
 	var o Overflow
 	found := false

@@ -32,9 +32,9 @@ func Blind() Strategy {
 
 // Classifying is classify-then-retry (docs/classification.md), deterministic: 1 s base
 // doubling, no jitter, 5 attempts per step, the transient kinds of docs/classification.md
-// retried, x-should-retry obeyed, retry-after (then the rate-limit reset
-// headers) honoured up to 60 s and the cap waited above it, fallback after
-// 3 consecutive overloads with no wait before the switch and at once on
+// retried, x-should-retry obeyed, retry-after (then the error body's
+// RetryInfo, then the rate-limit reset headers) honoured up to 60 s and
+// the cap waited above it, fallback after 3 consecutive overloads with no wait before the switch and at once on
 // not_found, one credential refresh on a 401, background requests shed on
 // an overload, max_tokens ×2 escalation (3 at most), adjustment with a
 // 1,000 buffer and a 3,000 floor, compaction keeping the 6 most recent
@@ -63,6 +63,7 @@ func Classifying() Strategy {
 		ShouldRetry:         ShouldRetryHonor,
 		HonorRetryAfter:     true,
 		HonorRateLimitReset: true,
+		HonorRetryInfo:      true,
 		RetryAfterCap:       60 * time.Second,
 		FallbackAfter:       3,
 		FallbackOn:          []Kind{KindNotFound},
@@ -353,7 +354,7 @@ func StatusRange(lo, hi int) []int {
 
 // Presets returns the built-in strategies in their documented order.
 func Presets() []Strategy {
-	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClassifyFleet(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI()}
+	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClassifyFleet(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI(), GeminiCLI()}
 }
 
 // Aliases returns the other names presets are known by: sdk-default, for

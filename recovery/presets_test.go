@@ -246,7 +246,7 @@ var _ = Describe("the presets reproduce their sources", func() {
 			Expect(ok).To(BeTrue())
 			Expect(got.Name).To(Equal(s.Name))
 		}
-		Expect(seen).To(HaveLen(9))
+		Expect(seen).To(HaveLen(10))
 		for _, alias := range recovery.Aliases() {
 			Expect(seen[alias]).To(BeFalse(), "an alias is not a preset of its own")
 			got, ok := recovery.Preset(alias)

@@ -86,12 +86,14 @@ func parseReset(v string, duration bool, now time.Time) (time.Duration, bool) {
 }
 
 // serverWait is the wait the server asks for, read as the strategy says:
-// retry-after-ms and retry-after first, then the rate-limit reset headers.
-func (s Strategy) serverWait(h http.Header, now time.Time) (time.Duration, bool) {
-	if h == nil {
+// retry-after-ms and retry-after first, then the error body's RetryInfo,
+// then the rate-limit reset headers.
+func (s Strategy) serverWait(f Failure, now time.Time) (time.Duration, bool) {
+	h := f.Header
+	if h == nil && !(s.HonorRetryInfo && f.RetryDelay > 0) {
 		return 0, false
 	}
-	if s.HonorRetryAfter {
+	if s.HonorRetryAfter && h != nil {
 		read := func(h http.Header) (time.Duration, bool) { return RetryAfter(h, now) }
 		if s.RetryAfterSecondsOnly {
 			read = RetryAfterSeconds
@@ -100,7 +102,10 @@ func (s Strategy) serverWait(h http.Header, now time.Time) (time.Duration, bool)
 			return d, true
 		}
 	}
-	if s.HonorRateLimitReset {
+	if s.HonorRetryInfo && f.RetryDelay > 0 {
+		return f.RetryDelay, true
+	}
+	if s.HonorRateLimitReset && h != nil {
 		return RateLimitReset(h, now)
 	}
 	return 0, false

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"net/http"
+	"time"
 )
 
 // Purpose says why a request is sent: for the turn itself, or as a repair
@@ -102,7 +103,16 @@ type APIError struct {
 	Message    string
 	RequestID  string
 	Header     http.Header
-	Err        error // the SDK's own error, for callers that want it
+	// RetryDelay is the wait the error body itself asks for: Google's
+	// google.rpc.RetryInfo retryDelay (or, when the body has no details,
+	// the "Please retry in 14.65s" of its message). 0 when it names none;
+	// headers are in Header.
+	RetryDelay time.Duration
+	// QuotaIDs are the quotaId of each violation of a
+	// google.rpc.QuotaFailure detail ("GenerateRequestsPerDayPerProjectPerModel"),
+	// in the order the body lists them.
+	QuotaIDs []string
+	Err      error // the SDK's own error, for callers that want it
 }
 
 func (e *APIError) Error() string {

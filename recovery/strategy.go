@@ -89,6 +89,32 @@ type Strategy struct {
 	// GiveUpAboveCap stops the turn when the server asks for more than
 	// RetryAfterCap; false waits the cap instead.
 	GiveUpAboveCap bool
+	// FallbackAboveCap, with GiveUpAboveCap, moves the turn to the next
+	// fallback model (a new step) when the server asks for more than
+	// RetryAfterCap, and stops only when no model is left: Gemini CLI
+	// takes a retry delay over 300 s as a terminal quota and falls back.
+	// Classify only.
+	FallbackAboveCap bool
+	// HonorRetryInfo waits the delay the error body asks for
+	// (Failure.RetryDelay: Google's google.rpc.RetryInfo retryDelay) when
+	// no retry-after header gave one. A client that reads only headers
+	// leaves it false and backs off as if the server had said nothing.
+	// RetryAfterCap bounds it too. Classify only.
+	HonorRetryInfo bool
+	// ServerWaitJitter adds 0 to this share of a server-requested wait
+	// (retry-after, a reset, RetryInfo) to it, drawn from the engine's
+	// random source, so that callers told the same wait do not come back
+	// at the same instant (Gemini CLI: 0.2); 0 waits it exactly. Classify
+	// only.
+	ServerWaitJitter float64
+	// RaiseBackoff keeps the backoff as a running delay, as Gemini CLI's
+	// retryWithBackoff keeps currentDelay: it starts at Backoff.Base, and
+	// after each wait becomes Factor times itself, capped at Backoff.Cap;
+	// a server-requested wait longer than it replaces it first (the wait
+	// is then the larger of the two, and the next backoff doubles from
+	// it). A new step starts it again at Base. false computes each delay
+	// from the attempt number alone. Classify only.
+	RaiseBackoff bool
 
 	// WaitBudget bounds the total time a turn may spend waiting; 0 means no
 	// bound (6 h in persistent mode). A wait that would break it ends the

@@ -20,6 +20,7 @@ type turn struct {
 	res          Result
 	step         int            // attempts in the current step
 	overloads    int            // consecutive overloads
+	current      time.Duration  // the running backoff delay (RaiseBackoff), 0 before the first
 	pendingWait  time.Duration  // waited since the last attempt
 	windows      map[string]int // context window learnt per model from overflows
 	overflowSeen bool
@@ -265,22 +266,58 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 	if persistent {
 		b.Cap = t.s.persistentCap()
 	}
-	wait := b.Delay(t.step-1, t.e.rand)
-	if sw, ok := t.s.serverWait(f.Header, t.e.clock.Now()); ok {
-		wait = sw
-		if c := t.s.RetryAfterCap; c > 0 && wait > c {
-			if t.s.GiveUpAboveCap {
-				_, err := t.stop(f, StopRetryAfterCap, fmt.Sprintf("server asked to wait %v, above the %v cap", wait, c))
-				return err
+	sw, asked := t.s.serverWait(f, t.e.clock.Now())
+	if c := t.s.RetryAfterCap; asked && c > 0 && sw > c {
+		if t.s.GiveUpAboveCap {
+			reason := fmt.Sprintf("server asked to wait %v, above the %v cap", sw, c)
+			if t.s.FallbackAboveCap && t.fallback(reason) {
+				return nil
 			}
-			wait = c
+			_, err := t.stop(f, StopRetryAfterCap, reason)
+			return err
 		}
+		sw = c
 	}
+	wait := t.backoff(b, sw, asked)
 	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
 		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
 		return err
 	}
 	return t.sleep(ctx, wait)
+}
+
+// backoff is the wait before the next attempt: the server's wait sw when
+// it asked for one (asked), plus ServerWaitJitter, else the backoff delay
+// of the step's retry; with RaiseBackoff, the running delay (raised to sw
+// first) instead, which then grows by the factor up to the cap.
+func (t *turn) backoff(b Backoff, sw time.Duration, asked bool) time.Duration {
+	jitter := func(d time.Duration) time.Duration {
+		if r := t.s.ServerWaitJitter; r > 0 && t.e.rand != nil {
+			d += time.Duration(float64(d) * r * t.e.rand.Float64())
+		}
+		return d
+	}
+	if !t.s.RaiseBackoff {
+		if asked {
+			return jitter(sw)
+		}
+		return b.Delay(t.step-1, t.e.rand)
+	}
+	if t.current <= 0 {
+		t.current = Backoff{Base: b.Base}.Delay(0, nil)
+	}
+	var wait time.Duration
+	if asked {
+		t.current = max(t.current, sw)
+		wait = jitter(t.current)
+	} else {
+		wait = Backoff{Base: t.current, Factor: 1, Jitter: b.Jitter, JitterRatio: b.JitterRatio}.Delay(0, t.e.rand)
+	}
+	t.current = Backoff{Base: t.current, Factor: b.Factor, Cap: b.Cap}.Delay(1, nil)
+	if b.Cap > 0 {
+		t.current = min(t.current, b.Cap)
+	}
+	return wait
 }
 
 // sleep waits on the engine's clock and records the wait. With a heartbeat
@@ -325,7 +362,7 @@ func (t *turn) refreshAuth(ctx context.Context) error {
 }
 
 // newStep starts a fresh count of attempts after the request changed.
-func (t *turn) newStep() { t.step = 0; t.overloads = 0 }
+func (t *turn) newStep() { t.step = 0; t.overloads = 0; t.current = 0 }
 
 // fallback moves the turn to the next model, if one is left.
 func (t *turn) fallback(reason string) bool {

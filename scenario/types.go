@@ -68,8 +68,9 @@ type Turn struct {
 	// gives the engine a refresh hook, which a 401 may call once.
 	AuthRefresh bool `yaml:"auth_refresh"`
 	// Wire is the API the harness sends the turn by: WireAnthropic (the
-	// default, when empty), WireOpenAI (Chat Completions) or
-	// WireOpenAIResponses (the Responses API).
+	// default, when empty), WireOpenAI (Chat Completions),
+	// WireOpenAIResponses (the Responses API) or WireGemini (the Gemini
+	// API's generateContent).
 	Wire string `yaml:"wire"`
 }
 
@@ -78,6 +79,7 @@ const (
 	WireAnthropic       = "anthropic"
 	WireOpenAI          = "openai"
 	WireOpenAIResponses = "openai-responses"
+	WireGemini          = "gemini"
 )
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.
@@ -169,7 +171,21 @@ type Respond struct {
 	// Headers are set on the answer over the mock's own; an empty value
 	// removes one the mock sends by default (a 429's retry-after).
 	Headers map[string]string `yaml:"headers"`
+	// Quota and RetryDelay script the details of a Gemini error (the
+	// other wires have no such details and ignore them). Quota is the
+	// quota a 429 RESOURCE_EXHAUSTED's QuotaFailure names: QuotaPerMinute
+	// (the default) or QuotaPerDay. RetryDelay is its RetryInfo
+	// retryDelay; 0 takes the mock's wait for the status (60 s for a
+	// per-minute 429, the rest of the virtual day for a per-day one).
+	Quota      string   `yaml:"quota"`
+	RetryDelay Duration `yaml:"retry_delay"`
 }
+
+// The quotas a Gemini 429 can name (Respond.Quota).
+const (
+	QuotaPerMinute = "per_minute"
+	QuotaPerDay    = "per_day"
+)
 
 // Expect is a scenario's budget for one strategy (docs/scenario-format.md). Every field is a
 // comparison such as "<= 4", "< 3s" or "== 0"; a bare value means "==";

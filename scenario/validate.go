@@ -7,6 +7,7 @@ import (
 	"regexp"
 	"slices"
 	"strings"
+	"time"
 
 	"github.com/goccy/go-yaml/token"
 
@@ -40,6 +41,9 @@ const (
 	// about 10 µs each: a 5-million-token answer cost each run 3 s, and a
 	// run of every preset over one such scenario took 98 s.
 	MaxAnswerTokens = 1_000_000
+	// MaxRetryDelay is the longest retry_delay a rule may script: 24 h, a
+	// per-day quota's longest wait.
+	MaxRetryDelay = 24 * time.Hour
 )
 
 // The purposes a rule can match (docs/scenario-format.md).
@@ -246,13 +250,13 @@ func (v *validator) turn(s *Scenario) {
 		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
 	switch t.Wire {
-	case "", WireAnthropic:
+	case "", WireAnthropic, WireGemini:
 	case WireOpenAI, WireOpenAIResponses:
 		if t.Stream {
-			v.errorf("turn.stream", "the harness streams only on the %s wire, not on %s", WireAnthropic, t.Wire)
+			v.errorf("turn.stream", "the harness streams only on the %s and %s wires, not on %s", WireAnthropic, WireGemini, t.Wire)
 		}
 	default:
-		v.errorf("turn.wire", "%q is not a wire; use %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses)
+		v.errorf("turn.wire", "%q is not a wire; use %s, %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses, WireGemini)
 	}
 	switch {
 	case t.SystemTokens < 0:
@@ -372,6 +376,17 @@ func (v *validator) respond(path string, r Respond) {
 		if r.Message != "" {
 			v.errorf(path+".message", "only goes with a status, or a fault with error_after")
 		}
+	}
+	switch r.Quota {
+	case "", QuotaPerMinute, QuotaPerDay:
+	default:
+		v.errorf(path+".quota", "%s is not a quota; use %s or %s", quote(r.Quota), QuotaPerMinute, QuotaPerDay)
+	}
+	if r.RetryDelay.D() > MaxRetryDelay { // a negative one is refused as it is read
+		v.errorf(path+".retry_delay", "must be at most %s, got %s", Duration(MaxRetryDelay), r.RetryDelay)
+	}
+	if r.Status == 0 && r.Fault.Kind != FaultError && (r.Quota != "" || r.RetryDelay != 0) {
+		v.errorf(path, "quota and retry_delay only go with a status, or a fault with error_after")
 	}
 	seen := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(r.Headers)) {

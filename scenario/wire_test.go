@@ -1,6 +1,8 @@
 package scenario_test
 
 import (
+	"time"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -24,8 +26,27 @@ var _ = Describe("turn.wire", func() {
 
 	It("refuses another wire, and a stream on an OpenAI wire, naming the field", func() {
 		_, err := scenario.Parse("w.yaml", []byte(doc("  wire: grpc\n")))
-		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai or openai-responses`)))
+		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai, openai-responses or gemini`)))
 		_, err = scenario.Parse("w.yaml", []byte(doc("  wire: openai\n  stream: true\n")))
-		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic wire")))
+		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic and gemini wires")))
 	})
+
+	It("takes gemini, streamed too, and a Gemini rule's quota and retry delay", func() {
+		sc, err := scenario.Parse("w.yaml", []byte(doc("  wire: gemini\n  stream: true\nscript:\n  - respond: {status: 429, quota: per_day, retry_delay: 90s}\n")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sc.Turn.Wire).To(Equal(scenario.WireGemini))
+		Expect(sc.Script[0].Respond.Quota).To(Equal(scenario.QuotaPerDay))
+		Expect(sc.Script[0].Respond.RetryDelay.D()).To(Equal(90 * time.Second))
+	})
+
+	DescribeTable("refuses a bad quota or retry delay, naming the field",
+		func(rule, want string) {
+			_, err := scenario.Parse("w.yaml", []byte(doc("  wire: gemini\nscript:\n  - respond: "+rule+"\n")))
+			Expect(err).To(MatchError(ContainSubstring(want)))
+		},
+		Entry("an unknown quota", "{status: 429, quota: per_hour}", `respond.quota: "per_hour" is not a quota; use per_minute or per_day`),
+		Entry("a negative delay", "{status: 429, retry_delay: -1s}", "respond.retry_delay: duration must not be negative"),
+		Entry("a delay over a day", "{status: 429, retry_delay: 25h}", "respond.retry_delay: must be at most 24h"),
+		Entry("details without a status", "{ok: true, quota: per_day}", "quota and retry_delay only go with a status"),
+	)
 })

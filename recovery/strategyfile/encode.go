@@ -37,6 +37,7 @@ func Marshal(s recovery.Strategy) []byte {
 	}
 	line(1, "jitter", string(jit))
 	line(1, "jitter_ratio", num(s.Backoff.JitterRatio))
+	line(1, "running", strconv.FormatBool(s.RaiseBackoff))
 	line(0, "sleep_after_final", strconv.FormatBool(s.SleepAfterFinal))
 	retry := s.Retry
 	if retry == nil {
@@ -55,9 +56,14 @@ func Marshal(s recovery.Strategy) []byte {
 	line(1, "honor", strconv.FormatBool(s.HonorRetryAfter))
 	line(1, "seconds_only", strconv.FormatBool(s.RetryAfterSecondsOnly))
 	line(1, "rate_limit_reset", strconv.FormatBool(s.HonorRateLimitReset))
+	line(1, "retry_info", strconv.FormatBool(s.HonorRetryInfo))
+	line(1, "jitter", num(s.ServerWaitJitter))
 	line(1, "cap", dur(s.RetryAfterCap))
 	above := "wait"
-	if s.GiveUpAboveCap {
+	switch {
+	case s.GiveUpAboveCap && s.FallbackAboveCap:
+		above = "fallback"
+	case s.GiveUpAboveCap:
 		above = "give_up"
 	}
 	line(1, "above_cap", above)

@@ -66,6 +66,8 @@ type backoff struct {
 	Cap         *duration `yaml:"cap"`
 	Jitter      *jitter   `yaml:"jitter"`
 	JitterRatio *float64  `yaml:"jitter_ratio"`
+
+	Running *bool `yaml:"running"` // a running delay that a server wait raises
 }
 
 type retryAfter struct {
@@ -74,7 +76,9 @@ type retryAfter struct {
 	Cap            *duration `yaml:"cap"`
 	AboveCap       *aboveCap `yaml:"above_cap"`
 
-	SecondsOnly *bool `yaml:"seconds_only"` // retry-after as parseInt seconds only
+	SecondsOnly *bool    `yaml:"seconds_only"` // retry-after as parseInt seconds only
+	RetryInfo   *bool    `yaml:"retry_info"`   // the error body's RetryInfo delay too
+	Jitter      *float64 `yaml:"jitter"`       // + 0..ratio of a server wait
 }
 
 type fallback struct {
@@ -154,6 +158,7 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 	}
 	if r := f.RetryAfter; r != nil {
 		c.wait("$.retry_after.cap", r.Cap)
+		c.ratio("$.retry_after.jitter", r.Jitter)
 	}
 	if fb := f.Fallback; fb != nil {
 		c.count("$.fallback.after", fb.After, MaxAttempts)
@@ -206,6 +211,7 @@ func (f *doc) write(s *recovery.Strategy) {
 			s.Backoff.Jitter = recovery.Jitter(*b.Jitter)
 		}
 		set(&s.Backoff.JitterRatio, b.JitterRatio)
+		set(&s.RaiseBackoff, b.Running)
 	}
 	set(&s.SleepAfterFinal, f.SleepAfterFinal)
 	if f.Retry != nil {
@@ -227,8 +233,11 @@ func (f *doc) write(s *recovery.Strategy) {
 		set(&s.RetryAfterSecondsOnly, r.SecondsOnly)
 		set(&s.HonorRateLimitReset, r.RateLimitReset)
 		setDuration(&s.RetryAfterCap, r.Cap)
+		set(&s.HonorRetryInfo, r.RetryInfo)
+		set(&s.ServerWaitJitter, r.Jitter)
 		if r.AboveCap != nil {
-			s.GiveUpAboveCap = *r.AboveCap == "give_up"
+			s.GiveUpAboveCap = *r.AboveCap != "wait"
+			s.FallbackAboveCap = *r.AboveCap == "fallback"
 		}
 	}
 	setDuration(&s.WaitBudget, f.WaitBudget)
