@@ -116,6 +116,7 @@ var floors = map[string][]string{
 	"recovery":              {"internal", "recovery/loopguard"},
 	"recovery/internal/...": {"internal", "recovery", "recovery/internal"},
 	"recovery/anthropic":    {"internal", "recovery", "recovery/internal"},
+	"recovery/gemini":       {"internal", "recovery", "recovery/internal"},
 	"recovery/openai":       {"internal", "recovery", "recovery/internal"},
 	"recovery/strategyfile": {"internal", "recovery"},
 	"scenario":              {"internal"},
