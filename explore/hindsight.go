@@ -57,14 +57,14 @@ func (p Plan) String() string {
 
 // Bound bounds hindsight's search.
 type Bound struct {
-	// Depth is the most turn attempts a plan makes; 0 means 4.
+	// Depth is the most turn attempts a plan makes; 0 means 8.
 	Depth int
 	// Plays is the most plans played on the mock; 0 means 300.
 	Plays int
 }
 
 // DefaultBound is the bound `faultbench run --hindsight` uses.
-var DefaultBound = Bound{Depth: 4, Plays: 300}
+var DefaultBound = Bound{Depth: 8, Plays: 300}
 
 // ExploreBound is the tighter bound explore's regret objective uses, which
 // computes hindsight for every script and every shrink candidate: a
@@ -103,7 +103,10 @@ type node struct {
 	cost      Cost
 	at        time.Duration // the session's clock after the plan's last answer
 	compacted bool
-	entries   []mockllm.Entry
+	// dead is a plan that went no further: its repair call failed, so no
+	// step after it can be played.
+	dead    bool
+	entries []mockllm.Entry
 }
 
 // Hindsight searches the plans of an agent that knows sc's script: a
@@ -121,7 +124,7 @@ func Hindsight(ctx context.Context, b *harness.Bench, sc *scenario.Scenario, bou
 		return Answer{}, errors.New("explore: hindsight plays one turn, not a workload's fleet")
 	}
 	if bound.Depth <= 0 {
-		bound.Depth = 4
+		bound.Depth = 8
 	}
 	if bound.Plays <= 0 {
 		bound.Plays = 300
@@ -135,7 +138,7 @@ func Hindsight(ctx context.Context, b *harness.Bench, sc *scenario.Scenario, bou
 		if n.cost.Success {
 			return Answer{Plan: n.plan, Cost: n.cost, Plays: h.plays, entries: n.entries}, nil
 		}
-		if len(n.plan) >= bound.Depth {
+		if len(n.plan) >= bound.Depth || n.dead {
 			continue
 		}
 		for _, a := range h.actions(n) {
@@ -305,7 +308,8 @@ func (h *hindsight) play(ctx context.Context, plan Plan) (node, error) {
 			if a.Compact && summary == "" {
 				s, ok := h.summarise(ctx, p, a.Model)
 				if !ok {
-					return nil // the summary failed: this plan goes no further
+					n.dead = true // the summary failed: this plan goes no further
+					return nil
 				}
 				summary = s
 			}
@@ -363,7 +367,7 @@ func (a Answer) Result(name string) ledger.Result {
 	if a.Cost.Success {
 		r.Outcome = ledger.OutcomeSuccess
 	} else {
-		r.Reason = "hindsight: nothing succeeds within the bound; give up at once"
+		r.Reason = "hindsight: " + NoPlan
 	}
 	next, compacted := 0, false
 	take := func(wait time.Duration) *ledger.Attempt {

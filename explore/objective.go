@@ -104,6 +104,9 @@ func (x *explorer) judge(ctx context.Context, b *harness.Bench, sc *scenario.Sce
 		if err != nil {
 			return c, err
 		}
+		if !h.Cost.Success {
+			return c, nil // no plan found within the bound: no regret to measure
+		}
 		ref := h.Result(sc.Name)
 		c.Reference, c.Plan = &ref, &h.Plan
 		c.Score = cost.Ratio(h.Cost)

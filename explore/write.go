@@ -10,6 +10,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/faultbench/faultbench/internal/atomicfile"
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/scenario"
 )
@@ -45,7 +46,8 @@ func Write(dir string, s Search) (string, error) {
 		return "", fmt.Errorf("explore: %w", err)
 	}
 	path := filepath.Join(dir, FileName(c))
-	if err := os.WriteFile(path, data, 0o644); err != nil {
+	// Whole or not at all, and never through a symlink at path.
+	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
 		return "", fmt.Errorf("explore: %w", err)
 	}
 	return path, nil

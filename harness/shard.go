@@ -33,8 +33,10 @@ func ParseShard(s string) (Shard, error) {
 		return Shard{}, fmt.Errorf("shard %q: want K/N with whole numbers, such as 2/4", s)
 	}
 	sh := Shard{Index: index, Count: count}
-	if err := sh.validate(); err != nil {
-		return Shard{}, err
+	// Checked here, not by validate, which takes the zero Shard for the
+	// whole grid: "0/0" is no shard.
+	if count < 1 || index < 1 || index > count {
+		return Shard{}, fmt.Errorf("shard %d/%d: want K/N with 1 <= K <= N", index, count)
 	}
 	return sh, nil
 }

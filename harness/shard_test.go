@@ -45,7 +45,7 @@ var _ = Describe("shards", func() {
 			Expect(err).To(HaveOccurred())
 		},
 		Entry("no slash", "2"), Entry("zero", "0/4"), Entry("past the end", "5/4"),
-		Entry("no shards", "1/0"), Entry("negative", "-1/4"), Entry("words", "two/four"), Entry("empty", ""),
+		Entry("no shards", "1/0"), Entry("zero of zero, the zero Shard", "0/0"), Entry("negative", "-1/4"), Entry("words", "two/four"), Entry("empty", ""),
 	)
 
 	It("cut any grid into contiguous slices that cover it once, within one of each other in size", func() {

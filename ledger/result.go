@@ -78,6 +78,21 @@ func (r Result) Exposure() int { return r.SubmittedInputTokens + r.RepairInputTo
 
 // Report is a whole run: `{"seed": N, "results": [...]}`.
 type Report struct {
-	Seed    uint64   `json:"seed"`
+	Seed uint64 `json:"seed"`
+	// Stopped, when set, says the run ended before its grid was whole
+	// (Ctrl-C, SIGTERM, --timeout): Results holds only the runs that
+	// finished. The JSON then says "complete": false.
+	Stopped *Stop    `json:"stopped,omitempty"`
 	Results []Result `json:"results"`
+}
+
+// Stop is what ended a run early, and how much of it had finished.
+type Stop struct {
+	// Cause is what stopped it: "interrupted" (SIGINT), "terminated"
+	// (SIGTERM), "--timeout reached (30m0s)".
+	Cause string `json:"cause"`
+	// Finished is the runs that finished, the ones reported; Runs the runs
+	// of the whole grid.
+	Finished int `json:"finished"`
+	Runs     int `json:"runs"`
 }

@@ -40,8 +40,8 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, sc *served,
 	n := q.inputTokens()
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
 		Scenario: name, Session: sessName, Route: r.URL.Path, Status: http.StatusOK, Kind: kindOK,
-		Model: q.model, InputTokens: n, RequestID: id, Wire: anthropicWire.String(),
-		Purpose: header(r.Header, PurposeHeader, purposeTurn), RetryCount: retryCount(r.Header),
+		Model: clipStray(q.model), InputTokens: n, RequestID: id, Wire: anthropicWire.String(),
+		Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)), RetryCount: retryCount(r.Header),
 	}})
 	h := w.Header()
 	h["Content-Type"] = jsonContentType

@@ -54,12 +54,35 @@ func jsonKind(s *scanner) string {
 		return "null"
 	}
 	at := s.Pos()
-	_, isInt := jsonscan.Integer(s.Literal())
+	isInt := isInteger(s.Literal())
 	s.Seek(at)
 	if isInt {
 		return "an integer"
 	}
 	return "a decimal number"
+}
+
+// isInteger reports whether a JSON number is an integer, whatever its size:
+// an optional minus and digits only.
+func isInteger(b []byte) bool {
+	b = bytes.TrimPrefix(b, []byte("-"))
+	if len(b) == 0 {
+		return false
+	}
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// clipLiteral is at most 32 bytes of a number the client sent, to quote.
+func clipLiteral(b []byte) string {
+	if len(b) <= 32 {
+		return string(b)
+	}
+	return string(b[:32]) + "…"
 }
 
 // walkChat walks a chat completion request. It keeps nothing of the body
@@ -114,8 +137,13 @@ func (q *request) readChatMaxTokens(s *scanner, key string) *apiError {
 		return openaiType(s, key, "an integer")
 	}
 	at := s.Pos()
-	n, ok := jsonscan.Integer(s.Literal())
+	lit := s.Literal()
+	n, ok := jsonscan.Integer(lit)
 	if !ok {
+		if isInteger(lit) {
+			return openaiParam(key, "integer_above_max_value", fmt.Sprintf(
+				"Invalid '%s': integer above maximum value. Expected a value <= %d, but got %s instead.", key, 1<<31-1, clipLiteral(lit)))
+		}
 		s.Seek(at)
 		return openaiType(s, key, "an integer")
 	}

@@ -39,16 +39,22 @@ func newQuotas(sc *scenario.Scenario) *quotas {
 	return q
 }
 
-// reset refills every bucket and forgets the answers in flight.
+// reset refills every bucket. The answers in flight stay in flight: a
+// reset clears the journal and the quotas, it does not end answers that
+// are still being sent, so capacity holds across it.
 func (q *quotas) reset() {
 	q.mu.Lock()
 	defer q.mu.Unlock()
+	old := q.models
 	q.models = make(map[string]*modelQuota)
 	for name, m := range q.sc.Models {
 		if m.Limits.IsZero() && m.Capacity.Concurrent == 0 {
 			continue
 		}
 		mq := &modelQuota{name: name, concurrent: m.Capacity.Concurrent, maxOutput: m.MaxOutput}
+		if o := old[name]; o != nil {
+			mq.inFlight = o.inFlight
+		}
 		if m.Limits.RPM > 0 {
 			mq.rpm = bucket.New(m.Limits.RPM)
 		}
@@ -141,14 +147,13 @@ type ask struct {
 	n      int64
 	what   string // "requests", "input tokens", "output tokens"
 	openai string // OpenAI's name of the limit: "requests" or "tokens"
-	abbrev string // RPM, ITPM, OTPM
 }
 
 func (mq *modelQuota) asks(input, maxTokens int) [3]ask {
 	return [3]ask{
-		{b: mq.rpm, n: 1, what: "requests", openai: "requests", abbrev: "RPM"},
-		{b: mq.itpm, n: int64(input), what: "input tokens", openai: "tokens", abbrev: "ITPM"},
-		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", openai: "tokens", abbrev: "OTPM"},
+		{b: mq.rpm, n: 1, what: "requests", openai: "requests"},
+		{b: mq.itpm, n: int64(input), what: "input tokens", openai: "tokens"},
+		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", openai: "tokens"},
 	}
 }
 
@@ -161,7 +166,7 @@ func refused(wr wire, model string, a *ask, mq *modelQuota) *apiError {
 		e := &apiError{status: http.StatusTooManyRequests, typ: a.openai, code: "rate_limit_exceeded", kind: kindRateLimit}
 		e.msg = fmt.Sprintf("Rate limit reached for %s in organization org-faultbench on %s per min (%s): "+
 			"Limit %d, Used %d, Requested %d. Please try again in %s. Visit https://platform.openai.com/account/rate-limits to learn more.",
-			model, a.what, a.abbrev, limit, used, a.n, waitText(a.b.Wait(a.n).Round(time.Millisecond)))
+			model, a.openai, openaiAbbrev(a.openai), limit, used, a.n, waitText(a.b.Wait(a.n).Round(time.Millisecond)))
 		return e
 	}
 	return &apiError{
@@ -170,6 +175,15 @@ func refused(wr wire, model string, a *ask, mq *modelQuota) *apiError {
 			"For details, refer to: https://docs.claude.com/en/api/rate-limits. "+
 			"You can see the response headers for current usage. Please try again later.", grouped(limit), a.what, model),
 	}
+}
+
+// openaiAbbrev is OpenAI's short name of a per-minute limit: RPM, or TPM
+// for tokens, input and output alike.
+func openaiAbbrev(what string) string {
+	if what == "tokens" {
+		return "TPM"
+	}
+	return "RPM"
 }
 
 // grouped writes n with thousands separators, as the real API's messages do.

@@ -206,6 +206,25 @@ var _ = Describe("Quotas", func() {
 		Expect(hdr(w, "x-ratelimit-reset-requests")).To(Equal("1m0s"))
 	})
 
+	It("words a token 429 on the Chat Completions wire as OpenAI does: tokens per min (TPM)", func() {
+		serve(quotaScenario(scenario.RateLimits{ITPM: 1000}, scenario.Capacity{}, scenario.Speed{}))
+		w := toOpenAI("a").send(srv, openaiAsk("sonnet", 100, 5000))
+		Expect(w.Code).To(Equal(http.StatusTooManyRequests), w.Body.String())
+		var body struct {
+			Error struct{ Message, Type string }
+		}
+		Expect(json.Unmarshal(w.Body.Bytes(), &body)).To(Succeed())
+		Expect(body.Error.Type).To(Equal("tokens"))
+		Expect(body.Error.Message).To(ContainSubstring("on tokens per min (TPM): Limit 1000"))
+	})
+
+	It("keeps the answers in flight across a reset: capacity holds", func() {
+		serve(quotaScenario(scenario.RateLimits{}, scenario.Capacity{Concurrent: 1}, scenario.Speed{FirstToken: secs(10)}))
+		Expect(to("a").send(srv, ask("sonnet", 100, 10)).Code).To(Equal(http.StatusOK)) // in flight for 10 s
+		srv.Reset()
+		Expect(to("b").send(srv, ask("sonnet", 100, 10)).Code).To(Equal(529), "a second answer while the first is in flight")
+	})
+
 	It("refills every bucket on reset", func() {
 		serve(quotaScenario(scenario.RateLimits{RPM: 1}, scenario.Capacity{}, scenario.Speed{}))
 		Expect(statuses(srv, to("a"), ask("sonnet", 100, 10), 2)).To(Equal([]int{200, 429}))

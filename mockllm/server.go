@@ -280,6 +280,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	sess := s.session(sc, name, sessName)
 	in := incoming{wire: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
+	read := false // the body was read to its end
 	switch {
 	case r.Method != http.MethodPost:
 		w.Header()["Allow"] = []string{http.MethodPost}
@@ -302,6 +303,10 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		if hb != nil {
 			in.fingerprint, in.hasBody = hb.fingerprint()
 		}
+		read = r.ContentLength <= maxBodyBytes
+	}
+	if !read {
+		hangUpUnread(w, r)
 	}
 	if sess == nil {
 		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
@@ -310,6 +315,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rp := sess.serve(&in)
 	rp.write(w, r)
+}
+
+// hangUpUnread makes the answer to a request refused before its body was
+// read the last on its connection: net/http would otherwise read on for up
+// to 256 KB of the body before answering, and a client that waits for the
+// answer before sending the rest (a declared 34 MB, Expect: 100-continue)
+// would hear nothing until the read timeout.
+func hangUpUnread(w http.ResponseWriter, r *http.Request) {
+	if r.ContentLength != 0 {
+		w.Header().Set("Connection", "close")
+	}
 }
 
 // reject answers a request that reaches no session, so is not journaled.

@@ -2,6 +2,7 @@ package mockllm
 
 import (
 	"net/http"
+	"strings"
 	"sync"
 )
 
@@ -41,13 +42,19 @@ func (st *strays) reset() {
 	st.mu.Unlock()
 }
 
+// clipStray keeps at most maxEntryString bytes of a stray request's
+// string, in a copy of its own: a short path may still be a slice of the
+// request line, which a long query would make hundreds of kilobytes.
+func clipStray(s string) string { return strings.Clone(clipEntry(s)) }
+
 // stray answers a request that reaches no session, and journals it with
 // its route and the status it got.
 func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *apiError, wr wire, scenario, session string) {
 	id := s.rejectID(r.URL.Path)
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
-		Scenario: scenario, Session: session, Route: r.URL.Path, Status: e.status, Kind: e.kind,
-		RequestID: id, Wire: wr.String(), RetryCount: retryCount(r.Header), Purpose: header(r.Header, PurposeHeader, purposeTurn),
+		Scenario: clipStray(scenario), Session: clipStray(session), Route: clipStray(r.URL.Path), Status: e.status, Kind: e.kind,
+		RequestID: id, Wire: wr.String(), RetryCount: retryCount(r.Header), Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)),
 	}})
+	hangUpUnread(w, r)
 	reject(w, r, e, wr, id)
 }

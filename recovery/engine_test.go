@@ -180,6 +180,18 @@ var _ = Describe("Engine", func() {
 			Expect(waited()).To(Equal(3 * time.Second)) // 1 + 2, none before the switch
 			Expect(p.sent[3].Model).To(Equal("backup"))
 		})
+		It("skips a fallback that names the turn's own model: it would only resend to it", func() {
+			p.script = func(_ int, req recovery.Request) answer {
+				if req.Model == "primary" {
+					return status(529, "overloaded_error", "Overloaded")
+				}
+				return ok("from backup")
+			}
+			res, err := engine(recovery.Classifying(), recovery.WithFallbacks("primary", "backup")).Do(context.Background(), turnOf("primary", 1000, 2, 10))
+			Expect(err).NotTo(HaveOccurred())
+			Expect(res.Fallbacks).To(Equal(1))
+			Expect(p.sent[3].Model).To(Equal("backup"))
+		})
 		It("raises max_tokens ×2 on a truncated answer, bounded by the output limit", func() {
 			p.script = func(_ int, req recovery.Request) answer {
 				if req.MaxTokens < 5000 {

@@ -100,3 +100,29 @@ func TestRetryBudgetTakeRefusesPastTheBudget(t *testing.T) {
 		t.Fatal("a new window did not renew the budget")
 	}
 }
+
+// TestRetryBudgetRefundGivesBackWhatWasTaken: an attempt taken but never
+// sent (its hold was cancelled) gives back its own count — a retry's
+// room, not a request's — so the budget is as if it had not been asked.
+func TestRetryBudgetRefundGivesBackWhatWasTaken(t *testing.T) {
+	cfg := RetryBudget{Enabled: true, Ratio: 0.5, Window: time.Minute}
+	var b retryBudget
+	now := clock.Epoch
+	for range 2 {
+		b.take(cfg, false, now) // room for 0.5 × 2 = 1 retry
+	}
+	if !b.take(cfg, true, now) {
+		t.Fatal("the one retry of the budget was refused")
+	}
+	b.refund(true)
+	if b.requests != 2 || b.retries != 0 {
+		t.Fatalf("after refunding the retry: %d requests, %d retries; want 2 and 0", b.requests, b.retries)
+	}
+	if !b.take(cfg, true, now) {
+		t.Fatal("the refunded retry's room was not given back")
+	}
+	b.refund(false)
+	if b.requests != 1 || b.retries != 1 {
+		t.Fatalf("after refunding a request: %d requests, %d retries; want 1 and 1", b.requests, b.retries)
+	}
+}

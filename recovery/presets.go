@@ -180,7 +180,7 @@ func ClassifyFleet() Strategy {
 func ClaudeCode() Strategy {
 	return Strategy{
 		Name:                  "claude-code",
-		Description:           "Claude Code's withRetry (reference/claude-code-fault-tolerance §13): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
+		Description:           "Claude Code's withRetry (services/api/withRetry.ts: DEFAULT_MAX_RETRIES 10, MAX_529_RETRIES 3; docs/strategies.md): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
 		Classify:              true,
 		Attempts:              11,
 		Backoff:               Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
@@ -226,7 +226,7 @@ func ClaudeCode() Strategy {
 func KimiCode() Strategy {
 	return Strategy{
 		Name:               "kimi-code",
-		Description:        "Kimi Code's turn convergence (reference/kimi-code-turn-convergence): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
+		Description:        "Kimi Code's turn convergence (the write-up 回合收敛与异常吸收: max_attempts_per_step 10; docs/strategies.md): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
 		Classify:           true,
 		Attempts:           10,
 		Backoff:            Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
@@ -270,7 +270,7 @@ func KimiCode() Strategy {
 func S11() Strategy {
 	return Strategy{
 		Name:        "s11",
-		Description: "the Kotlin s11 ErrorRecoveryManager (reference/s11-error-recovery-kotlin): 3 attempts, 500 ms·2^n, unknown → transient, fallback on permanent errors, one ×2 escalation to 32,768",
+		Description: "the Kotlin s11 agent's ErrorRecoveryManager (RetryStrategy, ModelFallback, TokenEscalation; docs/strategies.md): 3 attempts, 500 ms·2^n, unknown → transient, fallback on permanent errors, one ×2 escalation to 32,768",
 		Classify:    true,
 		Attempts:    3,
 		Backoff:     Backoff{Base: 500 * time.Millisecond, Factor: 2, Jitter: JitterNone},

@@ -33,7 +33,15 @@ type baselineResult struct {
 // that moved. Equal reports give byte-identical output.
 func Baseline(w io.Writer, rep ledger.Report, _ Options) error {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "{\"seed\": %d, \"results\": [", rep.Seed)
+	fmt.Fprintf(&buf, "{\"seed\": %d, ", rep.Seed)
+	if rep.Stopped != nil { // a stopped run's baseline says so, as its JSON does
+		stop, err := marshalCompact(rep.Stopped)
+		if err != nil {
+			return fmt.Errorf("reports: encoding baseline: %w", err)
+		}
+		fmt.Fprintf(&buf, "\"complete\": false, \"stopped\": %s, ", bytes.TrimSpace(stop))
+	}
+	buf.WriteString("\"results\": [")
 	for i, r := range rep.Results {
 		line, err := marshalCompact(baselineResult{Scenario: r.Scenario, Strategy: r.Strategy, Outcome: r.Outcome,
 			Attempts: r.Attempts, RepairCalls: r.RepairCalls, WaitMS: r.WaitMS, HoldMS: r.HoldMS,

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -94,6 +95,7 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 // shown as text. (No name or figure of ours starts so; a scenario's or a
 // strategy's file might.)
 func csvText(s string) string {
+	s = texttable.Visible(s) // an escape, a bell or an override as a visible escape
 	if s != "" && strings.ContainsRune("=+-@\t\r", rune(s[0])) {
 		return "'" + s
 	}

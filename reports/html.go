@@ -7,6 +7,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -148,7 +149,7 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 }
 
 // esc escapes text for HTML and SVG, attributes included.
-func esc(s string) string { return html.EscapeString(s) }
+func esc(s string) string { return html.EscapeString(texttable.Visible(s)) }
 
 // writeHTMLVerdict writes what fails the build, after the headline: broken
 // budgets and regressions, or that every budget holds.

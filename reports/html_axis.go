@@ -3,6 +3,7 @@ package reports
 import (
 	"bytes"
 	"fmt"
+	"math"
 	"slices"
 
 	"github.com/faultbench/faultbench/ledger"
@@ -20,6 +21,7 @@ const (
 	minBreakMS = 5_000 // a stretch shorter than this is never broken
 	breakRatio = 2     // broken when longer than this many times all the unbroken time else
 	tickClear  = 30.0  // no tick label this close before a break
+	maxTicks   = 64    // ticks drawn in one stretch, whatever its times
 	idleSpan   = 1_000 // the axis of a scenario in which no time passed
 	breakFill  = "#f6f8fa"
 	busyAlpha  = "0.45" // opacity of the bar of an attempt that took time
@@ -157,7 +159,9 @@ func writeAxis(b *bytes.Buffer, a timeAxis, bottom int) {
 		if i+1 < len(a.segs) {
 			nextBreak = a.x(s.to)
 		}
-		for t := s.from; t <= s.to; t += step {
+		// At most maxTicks, and never past the largest int64: a forged
+		// report's times need not be a ledger's.
+		for t, n := s.from, 0; t <= s.to && n < maxTicks; t, n = t+step, n+1 {
 			if t > s.from && a.x(t) > nextBreak-tickClear {
 				break
 			}
@@ -166,6 +170,9 @@ func writeAxis(b *bytes.Buffer, a timeAxis, bottom int) {
 				label = "+" + formatWait(t-s.from)
 			}
 			tick(t, label)
+			if t > math.MaxInt64-step {
+				break
+			}
 		}
 	}
 }

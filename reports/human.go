@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strconv"
 	"strings"
-	"time"
 	"unicode/utf8"
 )
 
@@ -49,20 +48,29 @@ func formatInt(n int64) string {
 // figure is in the JSON.
 func formatWait(ms int64) string {
 	if ms < 0 {
-		return "-" + formatWait(-ms)
+		// -(ms+1)+1 is |ms| without overflowing at math.MinInt64.
+		return "-" + formatMillis(uint64(-(ms+1))+1)
 	}
-	d := time.Duration(ms) * time.Millisecond
+	return formatMillis(uint64(ms))
+}
+
+// formatMillis is formatWait of a magnitude, in integers: no conversion to
+// a time.Duration, which overflows past 292 years of milliseconds.
+func formatMillis(ms uint64) string {
 	switch {
-	case d == 0:
+	case ms == 0:
 		return "0s"
-	case d < time.Second:
-		return strconv.FormatInt(ms, 10) + "ms"
+	case ms < 1000:
+		return strconv.FormatUint(ms, 10) + "ms"
 	}
-	if tenths := d.Round(100 * time.Millisecond); tenths < time.Minute {
-		return strconv.FormatFloat(tenths.Seconds(), 'f', -1, 64) + "s"
+	if tenths := (ms + 50) / 100; tenths < 600 {
+		if tenths%10 == 0 {
+			return strconv.FormatUint(tenths/10, 10) + "s"
+		}
+		return strconv.FormatUint(tenths/10, 10) + "." + strconv.FormatUint(tenths%10, 10) + "s"
 	}
-	d = d.Round(time.Second)
-	h, m, s := int64(d/time.Hour), int64(d%time.Hour/time.Minute), int64(d%time.Minute/time.Second)
+	secs := ms/1000 + (ms%1000+500)/1000
+	h, m, s := secs/3600, secs%3600/60, secs%60
 	var b strings.Builder
 	if h > 0 {
 		fmt.Fprintf(&b, "%dh", h)

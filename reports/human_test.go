@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"math"
 	"strings"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -24,6 +25,9 @@ var _ = Describe("formatting for people", func() {
 		Entry("an hour", int64(3_600_000), "1h"),
 		Entry("an hour and seconds keeps the minutes", int64(3_605_000), "1h0m5s"),
 		Entry("negative, which a ledger should never hold", int64(-1_500), "-1.5s"),
+		Entry("the most negative int64, which used to recurse until the stack overflowed", int64(math.MinInt64), "-2562047788015h12m56s"),
+		Entry("the largest int64, past what a time.Duration holds", int64(math.MaxInt64), "2562047788015h12m56s"),
+		Entry("past a time.Duration's 292 years", int64(10_000_000_000_000), "2777777h46m40s"),
 	)
 
 	DescribeTable("counts",

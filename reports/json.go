@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"reflect"
+	"strings"
 
 	"github.com/faultbench/faultbench/ledger"
 )
@@ -13,7 +15,11 @@ import (
 // run, where its results sit in the whole grid. Unsharded, it is exactly
 // {"seed": N, "results": [...]}.
 type document struct {
-	Seed     uint64            `json:"seed"`
+	Seed uint64 `json:"seed"`
+	// Complete and Stopped are written only for a run that stopped early:
+	// "complete": false and what stopped it.
+	Complete *bool             `json:"complete,omitempty"`
+	Stopped  *ledger.Stop      `json:"stopped,omitempty"`
 	Shard    *Shard            `json:"shard,omitempty"`
 	Results  []ledger.Result   `json:"results"`
 	Verdicts []ScenarioVerdict `json:"verdicts,omitempty"`
@@ -37,6 +43,9 @@ func ShardJSON(w io.Writer, rep ledger.Report, shard Shard) error { return write
 
 func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
 	out := document{Seed: rep.Seed, Shard: shard, Results: make([]ledger.Result, len(rep.Results))}
+	if rep.Stopped != nil {
+		out.Complete, out.Stopped = new(bool), rep.Stopped
+	}
 	for i, r := range rep.Results {
 		if r.AttemptsLog == nil {
 			r.AttemptsLog = []ledger.Attempt{}
@@ -64,17 +73,20 @@ func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
 }
 
 // ReadJSON reads a report [JSON] or [ShardJSON] wrote: the report, and its
-// shard when it holds one. Anything else — not JSON, trailing data, an
-// object without "seed" or "results" — is an error.
+// shard when it holds one, and whether it is incomplete (Stopped). Anything
+// else — not JSON, trailing data, an object without "seed" or "results", a
+// negative duration — is an error.
 func ReadJSON(r io.Reader) (ledger.Report, *Shard, error) {
 	data, err := io.ReadAll(r)
 	if err != nil {
 		return ledger.Report{}, nil, fmt.Errorf("reports: reading JSON: %w", err)
 	}
 	var doc struct {
-		Seed    *uint64          `json:"seed"`
-		Shard   *Shard           `json:"shard"`
-		Results *[]ledger.Result `json:"results"`
+		Seed     *uint64          `json:"seed"`
+		Complete *bool            `json:"complete"`
+		Stopped  *ledger.Stop     `json:"stopped"`
+		Shard    *Shard           `json:"shard"`
+		Results  *[]ledger.Result `json:"results"`
 	}
 	if err := json.Unmarshal(data, &doc); err != nil {
 		return ledger.Report{}, nil, fmt.Errorf("reports: not a faultbench JSON report: %w", err)
@@ -82,5 +94,53 @@ func ReadJSON(r io.Reader) (ledger.Report, *Shard, error) {
 	if doc.Seed == nil || doc.Results == nil {
 		return ledger.Report{}, nil, fmt.Errorf("reports: not a faultbench JSON report: want an object with \"seed\" and \"results\"")
 	}
-	return ledger.Report{Seed: *doc.Seed, Results: *doc.Results}, doc.Shard, nil
+	for i := range *doc.Results {
+		if err := checkDurations(reflect.ValueOf((*doc.Results)[i]), fmt.Sprintf("results[%d]", i)); err != nil {
+			return ledger.Report{}, nil, err
+		}
+	}
+	rep := ledger.Report{Seed: *doc.Seed, Results: *doc.Results, Stopped: doc.Stopped}
+	if doc.Complete != nil && !*doc.Complete && rep.Stopped == nil {
+		rep.Stopped = &ledger.Stop{Cause: "unknown"}
+	}
+	if rep.Stopped != nil && rep.Stopped.Cause == "" {
+		rep.Stopped.Cause = "unknown"
+	}
+	return rep, doc.Shard, nil
+}
+
+// checkDurations refuses a negative duration anywhere in a report read
+// back: every field whose JSON key ends in _ms is virtual time that a
+// ledger never holds below zero, and a forged one is named, not rendered.
+func checkDurations(v reflect.Value, path string) error {
+	switch v.Kind() {
+	case reflect.Pointer:
+		if v.IsNil() {
+			return nil
+		}
+		return checkDurations(v.Elem(), path)
+	case reflect.Slice:
+		for i := range v.Len() {
+			if err := checkDurations(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
+				return err
+			}
+		}
+	case reflect.Struct:
+		t := v.Type()
+		for i := range t.NumField() {
+			f := t.Field(i)
+			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+			if !f.IsExported() || key == "-" {
+				continue
+			}
+			fv := v.Field(i)
+			if strings.HasSuffix(key, "_ms") && fv.CanInt() && fv.Int() < 0 {
+				return fmt.Errorf("reports: %s.%s: %d is negative; a report's durations never are", path, key, fv.Int())
+			}
+			if err := checkDurations(fv, path+"."+key); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
 }

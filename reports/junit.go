@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -32,9 +33,9 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 
 	doc := junitSuites{Name: "faultbench"}
 	for _, sc := range g.scenarios {
-		suite := junitSuite{Name: sc, Properties: []junitProperty{{"seed", strconv.FormatUint(rep.Seed, 10)}}}
+		suite := junitSuite{Name: xmlText(sc), Properties: []junitProperty{{"seed", strconv.FormatUint(rep.Seed, 10)}}}
 		if d := strings.Join(strings.Fields(opts.Descriptions[sc]), " "); d != "" {
-			suite.Properties = append(suite.Properties, junitProperty{"description", d})
+			suite.Properties = append(suite.Properties, junitProperty{"description", xmlText(d)})
 		}
 		for _, st := range g.strategies {
 			r, ok := g.cell(sc, st)
@@ -42,10 +43,10 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 				continue
 			}
 			figures := resultFigures(r)
-			tc := junitCase{Classname: sc, Name: st, Properties: workloadProperties(r.Workload),
+			tc := junitCase{Classname: xmlText(sc), Name: xmlText(st), Properties: workloadProperties(r.Workload),
 				SystemOut: cdata{xmlText(figures + "\n" + attemptLines(r))}}
 			for _, v := range broken[key{sc, st}] {
-				tc.Failures = append(tc.Failures, junitFailure{Type: "budget", Message: v.String(),
+				tc.Failures = append(tc.Failures, junitFailure{Type: "budget", Message: xmlText(v.String()),
 					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, v, figures))})
 			}
 			for _, ch := range moved[key{sc, st}] {
@@ -53,7 +54,7 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 					continue
 				}
 				msg := changeSentence(ch, opts.Baseline.Tolerance)
-				tc.Failures = append(tc.Failures, junitFailure{Type: "regression", Message: msg,
+				tc.Failures = append(tc.Failures, junitFailure{Type: "regression", Message: xmlText(msg),
 					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, msg, figures))})
 			}
 			suite.Tests++
@@ -218,9 +219,13 @@ func xmlComment(s string) string {
 	return strings.TrimSuffix(s, "-")
 }
 
-// xmlText drops what XML 1.0 cannot hold (control characters other than
-// tab and newlines), which encoding/xml would copy into CDATA as it is.
+// xmlText writes control characters (but tab and newlines) and
+// bidirectional overrides as visible escapes ([texttable.Visible]), and
+// drops what XML 1.0 cannot hold, which encoding/xml would copy into CDATA
+// as it is. Every text and attribute from a file or a report goes through
+// it.
 func xmlText(s string) string {
+	s = texttable.Visible(s) // and a bidirectional override, as a visible escape
 	return strings.Map(func(r rune) rune {
 		switch {
 		case r == '\t' || r == '\n' || r == '\r':

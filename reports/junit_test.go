@@ -72,14 +72,14 @@ var _ = Describe("JUnit", func() {
 		Expect(doc.Suites[1].Cases[1].Failures).To(BeEmpty(), "an improvement is no failure")
 	})
 
-	It("drops characters XML cannot hold", func() {
+	It("writes control characters as visible escapes, which XML can hold", func() {
 		rep := fixtureReport()
 		rep.Results[0].Reason = "bad \x00byte\x1b"
 		var buf bytes.Buffer
 		Expect(JUnit(&buf, rep, Options{})).To(Succeed())
 		var doc parsedJUnit
 		Expect(xml.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
-		Expect(doc.Suites[0].Cases[0].SystemOut).To(ContainSubstring("(bad byte)"))
+		Expect(doc.Suites[0].Cases[0].SystemOut).To(ContainSubstring(`(bad \x00byte\x1b)`))
 	})
 
 	It("reports a failed write", func() {

@@ -189,7 +189,7 @@ func (d *decoder) decodeStruct(n ast.Node, v reflect.Value, path string) {
 	}
 	fields := structFields(v.Type())
 	for _, e := range entries {
-		sub := joinPath(path, e.key)
+		sub := fieldPath(path, e.key)
 		i, ok := fields[e.key]
 		if !ok {
 			hint, meant := suggest(e.key, v.Type())

@@ -44,6 +44,17 @@ var _ = Describe("A hostile scenario file", func() {
 		Expect(err).To(MatchError(ContainSubstring("zero.yaml: cannot read: not a regular file (a character device)")))
 	})
 
+	// A shadow-style line as a key: neither the message nor the field path
+	// repeats more than 40 bytes of it.
+	It("quotes at most a short prefix of an unknown key, in the field path too", func() {
+		key := "root:$6$" + strings.Repeat("Hh", 60) + ":19000:0:99999:7:::"
+		for _, doc := range []string{key + ": 1\n", "workload:\n  " + key + ": 1\n"} {
+			_, err := scenario.Parse("x.yaml", minimal(doc))
+			Expect(err).To(HaveOccurred())
+			Expect(err.Error()).NotTo(ContainSubstring(key[:60]), doc)
+		}
+	})
+
 	It("quotes at most a short prefix of a bad value", func() {
 		_, err := scenario.Parse("x.yaml", minimal("script:\n  - when: {purpose: "+strings.Repeat("secret", 1000)+"}\n    respond: {ok: true}\n"))
 		Expect(err).To(MatchError(ContainSubstring(`got "secretsecretsecretsecretsecretsecretsecr"… (6000 bytes)`)))

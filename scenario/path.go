@@ -3,6 +3,8 @@ package scenario
 import (
 	"regexp"
 	"strconv"
+
+	"github.com/faultbench/faultbench/internal/excerpt"
 )
 
 // Field paths. A struct field or a plain map key is written .name, a list
@@ -18,10 +20,23 @@ func joinPath(path, name string) string {
 	return path + "." + name
 }
 
-// keyPath appends a map key.
+// keyPath appends a map key, at most maxQuoted bytes of it: a path is
+// repeated in error messages, which never copy a file into a log.
 func keyPath(path, key string) string {
+	if len(key) > maxQuoted {
+		return path + "[" + excerpt.Quote(key, maxQuoted) + "]"
+	}
 	if !plainKey.MatchString(key) {
 		return path + "[" + strconv.Quote(key) + "]"
+	}
+	return joinPath(path, key)
+}
+
+// fieldPath appends a struct field's key as written, at most maxQuoted
+// bytes of it (an unknown field's key is the file's text).
+func fieldPath(path, key string) string {
+	if len(key) > maxQuoted {
+		return path + "[" + excerpt.Quote(key, maxQuoted) + "]"
 	}
 	return joinPath(path, key)
 }

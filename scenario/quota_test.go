@@ -1,6 +1,7 @@
 package scenario_test
 
 import (
+	"fmt"
 	"strings"
 	"time"
 
@@ -124,6 +125,21 @@ turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tok
 workload: {turns: 3, start: {every: 2562047h}}
 `))
 		Expect(err).To(MatchError(ContainSubstring("workload.start.every")))
+	})
+
+	It("bounds turns × start.every, so that no turn starts before an earlier one", func() {
+		parse := func(turns int) error {
+			_, err := scenario.Parse("w.yaml", []byte(fmt.Sprintf(`name: w
+description: Turns a day apart.
+models: {m: {context_window: 1000, max_output: 100}}
+turn: {model: m, max_tokens: 100, messages: [{count: 1, tokens: 10}], answer_tokens: 10}
+workload: {turns: %d, start: {every: 24h}}
+`, turns)))
+			return err
+		}
+		Expect(parse(110_000)).To(MatchError(ContainSubstring("workload.start.every: the last of 110000 turns would start 109999 × 24h0m0s in, past the ceiling of 100 years")))
+		Expect(parse(36_501)).To(Succeed())
+		Expect(parse(36_502)).To(MatchError(ContainSubstring("past the ceiling of 100 years")))
 	})
 
 	It("quotes at most a short prefix of a bad start", func() {

@@ -56,6 +56,11 @@ const (
 	// MaxEvery is the longest start.every: a day between two turns' starts,
 	// so that the last start of the most turns stays within time's range.
 	MaxEvery = 24 * time.Hour
+	// MaxStartSpan is the latest start of a workload's last turn, (turns −
+	// 1) × every: 100 years of virtual time, well inside a time.Duration
+	// (292 years), so that no turn's start overflows and starts before
+	// an earlier one's.
+	MaxStartSpan = 100 * 365 * 24 * time.Hour
 )
 
 var startType = reflect.TypeFor[Start]()
@@ -84,6 +89,8 @@ func (v *validator) workload(w Workload) {
 	}
 	if e := w.Start.Every.D(); e < 0 || e > MaxEvery {
 		v.errorf("workload.start.every", "must be between 0 and %s, got %s", MaxEvery, e)
+	} else if e > 0 && w.Turns > 1 && int64(w.Turns-1) > int64(MaxStartSpan/e) {
+		v.errorf("workload.start.every", "the last of %d turns would start %d × %s in, past the ceiling of 100 years (%s)", w.Turns, w.Turns-1, e, MaxStartSpan)
 	}
 	if w.Background < 0 || w.Background > w.Turns {
 		v.errorf("workload.background", "must be between 0 and turns (%d), got %d", w.Turns, w.Background)

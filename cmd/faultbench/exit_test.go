@@ -64,6 +64,7 @@ func TestExitCodes(t *testing.T) {
 		{verdict{errors.New("2 broken budgets")}, true, exitFailed},
 		{errTimedOut, true, exitFailed},
 		{errInterrupted, true, exitInterrupted},
+		{errTerminated, true, exitTerminated},
 		{context.Canceled, true, exitInternal},
 	} {
 		if got := exitCode(c.err, c.started); got != c.want {

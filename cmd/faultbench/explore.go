@@ -2,10 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -17,6 +20,10 @@ import (
 // maxExploreRuns bounds --runs: a million scripts, about five hours on two
 // cores at the measured rate (docs/explore.md).
 const maxExploreRuns = 1_000_000
+
+// exploreProgress, when set, hears of every script that ends: a test's
+// seam to interrupt a search part-way.
+var exploreProgress func(done, total int)
 
 type exploreFlags struct {
 	strategy, against, objective, out string
@@ -124,23 +131,39 @@ func runExplore(ctx context.Context, stdout, stderr io.Writer, f exploreFlags) e
 	if err := os.MkdirAll(f.out, 0o755); err != nil {
 		return bad(fmt.Errorf("--out: %w", err))
 	}
-	if f.timeLimit > 0 {
-		stop := make(chan struct{})
-		t := time.AfterFunc(f.timeLimit, func() { close(stop) })
-		defer t.Stop()
-		o.Stop = stop
+	if err := checkOut("--out", filepath.Join(f.out, "explored.yaml")); err != nil {
+		return err
 	}
+	// Ctrl-C, SIGTERM and --time end the search the same way: no further
+	// script starts, those started finish, and what was found is shrunk,
+	// written and reported. The search itself runs on, detached from ctx,
+	// to that end.
+	stop := make(chan struct{})
+	var once sync.Once
+	closeStop := func() { once.Do(func() { close(stop) }) }
+	o.Stop = stop
+	if f.timeLimit > 0 {
+		t := time.AfterFunc(f.timeLimit, closeStop)
+		defer t.Stop()
+	}
+	defer context.AfterFunc(ctx, closeStop)()
 	if isTerminal(stderr) {
 		bar := newProgressBar(stderr)
 		defer bar.finish()
 		o.Progress = bar.update
 	}
-	found, err := explore.Explore(ctx, o)
+	if exploreProgress != nil {
+		o.Progress = exploreProgress
+	}
+	found, err := explore.Explore(context.WithoutCancel(ctx), o)
 	if err != nil {
-		if cause := context.Cause(ctx); cause != nil {
-			return cause
-		}
 		return err
+	}
+	// stoppedBy is what ended the search early, returned once its result is
+	// out (exit 130 or 143); nil when it ran to the end or to --time.
+	var stoppedBy error
+	if ctx.Err() != nil {
+		stoppedBy = fmt.Errorf("explore stopped, %w: %d of %d scripts ran, and the result covers those", stopCause(ctx, 0), found.Ran, o.Runs)
 	}
 	if o.Objective == "" { // as Explore chose it
 		o.Objective = explore.ObjectiveViolation
@@ -155,10 +178,14 @@ func runExplore(ctx context.Context, stdout, stderr io.Writer, f exploreFlags) e
 	fmt.Fprintln(stdout)
 	if found.Shrunk == nil {
 		fmt.Fprintln(stdout, "nothing to write")
-		return nil
+		return stoppedBy
 	}
 	path, err := explore.Write(f.out, explore.Search{Options: o, Found: found})
 	if err != nil {
+		var pe *os.PathError
+		if errors.As(err, &pe) { // the folder, not faultbench
+			return bad(fmt.Errorf("--out: %w", err))
+		}
 		return err
 	}
 	fmt.Fprintf(stdout, "worst: script %d, score %.2f; shrunk in %d tries to score %.2f\nwrote %s\n",
@@ -170,5 +197,5 @@ func runExplore(ctx context.Context, stdout, stderr io.Writer, f exploreFlags) e
 		with += "," + f.against
 	}
 	fmt.Fprintf(stdout, "check it:  faultbench run --check --strategies %s %s\n", with, path)
-	return nil
+	return stoppedBy
 }

@@ -19,15 +19,17 @@ import (
 // gateFlags are what makes a command fail a build: broken budgets and
 // regressions against a saved run. run and merge share them.
 type gateFlags struct {
-	check      bool
-	baseline   string
-	maxRegress string
+	check           bool
+	baseline        string
+	maxRegress      string
+	allowIncomplete bool
 }
 
 func (g *gateFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&g.check, "check", false, "exit 1 when a scenario's expect budget is broken, listing each with its figure")
 	fl.StringVar(&g.baseline, "baseline", "", "compare with a saved JSON report and exit 1 on a regression")
 	fl.StringVar(&g.maxRegress, "max-regress", "0%", "how much a cost may grow over --baseline before it is a regression")
+	fl.BoolVar(&g.allowIncomplete, "allow-incomplete", false, "take a report a stopped run wrote (\"complete\": false) as --baseline or merge part")
 }
 
 // gate is gateFlags read and checked, before anything runs.
@@ -50,14 +52,9 @@ func (g gateFlags) prepare() (gate, error) {
 	if g.baseline == "" {
 		return out, nil
 	}
-	f, err := openReport(g.baseline)
+	rep, _, err := readReport("--baseline ", g.baseline, g.allowIncomplete)
 	if err != nil {
-		return gate{}, bad(fmt.Errorf("--baseline: %w", err))
-	}
-	defer f.Close()
-	rep, _, err := reports.ReadJSON(f)
-	if err != nil {
-		return gate{}, bad(fmt.Errorf("--baseline %s: %w", g.baseline, err))
+		return gate{}, err
 	}
 	out.baseline = &rep
 	return out, nil

@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/signal"
 	"runtime/debug"
 
 	"github.com/spf13/cobra"
@@ -31,6 +30,8 @@ const (
 	exitInternal = 3
 	// exitInterrupted is Ctrl-C, as shells report a SIGINT death.
 	exitInterrupted = 130
+	// exitTerminated is SIGTERM, as shells report a SIGTERM death.
+	exitTerminated = 143
 )
 
 // badInput marks an error as the user's input being wrong (exit 2).
@@ -48,27 +49,12 @@ type verdict struct{ err error }
 func (v verdict) Error() string { return v.err.Error() }
 func (v verdict) Unwrap() error { return v.err }
 
-// The causes of a run that ends early.
-var (
-	errInterrupted = errors.New("interrupted")
-	errTimedOut    = errors.New("--timeout reached")
-)
-
 // Main runs the command line with args and returns the exit code. Ctrl-C
-// cancels the runs in flight; what finished is still reported.
+// (SIGINT) and SIGTERM cancel the runs in flight; what finished is still
+// reported.
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	defer cancel(nil)
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, os.Interrupt)
-	defer signal.Stop(sig)
-	go func() {
-		select {
-		case <-sig:
-			cancel(errInterrupted)
-		case <-ctx.Done():
-		}
-	}()
+	defer onStopSignal(ctx, cancel)()
 	return mainContext(ctx, args, stdout, stderr)
 }
 
@@ -110,6 +96,8 @@ func exitCode(err error, started bool) int {
 		return exitBadInput
 	case errors.Is(err, errInterrupted):
 		return exitInterrupted
+	case errors.Is(err, errTerminated):
+		return exitTerminated
 	case errors.As(err, &v), errors.Is(err, errTimedOut):
 		return exitFailed
 	}
@@ -134,5 +122,6 @@ func newRoot(stdout, stderr io.Writer) *cobra.Command {
 	root.AddCommand(newServeCmd(stdout, stderr))
 	root.AddCommand(newExploreCmd(stdout))
 	root.AddCommand(newGradeCmd(stdout, stderr))
+	fitHelp(root)
 	return root
 }

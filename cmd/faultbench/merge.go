@@ -3,8 +3,11 @@ package main
 import (
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/faultbench/faultbench/ledger"
 
 	"github.com/faultbench/faultbench/reports"
 	"github.com/faultbench/faultbench/scenario"
@@ -62,17 +65,32 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 			return err
 		}
 	}
+	if err := checkOut("--out", f.output.out); err != nil {
+		return err
+	}
 	parts := make([]reports.Part, 0, len(files))
+	var stopped []string
 	for _, name := range files {
-		p, err := readPart(name)
+		rep, shard, err := readReport("", name, f.gate.allowIncomplete)
 		if err != nil {
-			return bad(err)
+			return err
 		}
-		parts = append(parts, p)
+		if rep.Stopped != nil {
+			stopped = append(stopped, name)
+		}
+		parts = append(parts, reports.Part{Name: name, Report: rep, Shard: shard})
 	}
 	rep, err := reports.Merge(parts)
 	if err != nil {
 		return bad(err)
+	}
+	if len(stopped) > 0 { // taken with --allow-incomplete: so is the merge
+		rep.Stopped = &ledger.Stop{Cause: "merged from incomplete " + strings.Join(stopped, ", "), Finished: len(rep.Results), Runs: len(rep.Results)}
+		for _, p := range parts {
+			if p.Report.Stopped != nil {
+				rep.Stopped.Runs += p.Report.Stopped.Runs - p.Report.Stopped.Finished
+			}
+		}
 	}
 
 	var scNames, stNames []string
@@ -104,17 +122,4 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 		fmt.Fprintln(stderr, "faultbench merge: no --scenarios given: descriptions, budgets and expected outcomes were not checked")
 	}
 	return publish(stdout, stderr, f.output, g, rep, opts)
-}
-
-func readPart(name string) (reports.Part, error) {
-	f, err := openReport(name)
-	if err != nil {
-		return reports.Part{}, err
-	}
-	defer f.Close()
-	rep, shard, err := reports.ReadJSON(f)
-	if err != nil {
-		return reports.Part{}, fmt.Errorf("%s: %w", name, err)
-	}
-	return reports.Part{Name: name, Report: rep, Shard: shard}, nil
 }

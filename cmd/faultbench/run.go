@@ -3,11 +3,8 @@ package main
 import (
 	"bytes"
 	"context"
-	"errors"
 	"fmt"
 	"io"
-	"os"
-	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -103,6 +100,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if f.parallel < 0 {
 		return bad(fmt.Errorf("--parallel: must be 0 or more, got %d", f.parallel))
 	}
+	if err := checkTimeout("--timeout", f.timeout); err != nil {
+		return err
+	}
 	if f.hindsight && f.shard != "" {
 		return bad(fmt.Errorf("--hindsight: not with --shard (hindsight's rows would not merge into the unsharded report)"))
 	}
@@ -136,12 +136,12 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	if err := f.output.checkView(scNames, names(strategies)); err != nil {
 		return err
 	}
-
-	if f.timeout > 0 {
-		var cancel context.CancelFunc
-		ctx, cancel = context.WithTimeoutCause(ctx, f.timeout, errTimedOut)
-		defer cancel()
+	if err := checkOut("--out", f.output.out); err != nil {
+		return err
 	}
+
+	ctx, cancel := withTimeout(ctx, f.timeout)
+	defer cancel()
 	opts := harness.Options{Seed: f.seed, Parallel: f.parallel, Shard: shard}
 	var bar *progressBar
 	if isTerminal(stderr) {
@@ -193,7 +193,8 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 }
 
 // stopped reports a run that ended early: the runs that finished, in
-// the format asked for, and what stopped it. The runs cut short are left
+// the format asked for, marked incomplete (the JSON says "complete":
+// false and what stopped it), and what stopped it. The runs cut short are left
 // out; their ledgers and the mock's journal disagree only because they
 // were cut. Budgets are not checked: the grid is not whole.
 func stopped(ctx context.Context, stdout io.Writer, f runFlags, rep ledger.Report,
@@ -206,6 +207,8 @@ func stopped(ctx context.Context, stdout io.Writer, f runFlags, rep ledger.Repor
 		}
 	}
 	rep.Results = finished
+	cause := stopCause(ctx, f.timeout)
+	rep.Stopped = stopOf(cause, len(finished), total)
 	descriptions := map[string]string{}
 	for _, sc := range scs {
 		descriptions[sc.Name] = sc.Description
@@ -216,10 +219,6 @@ func stopped(ctx context.Context, stdout io.Writer, f runFlags, rep ledger.Repor
 	}
 	if err := emit(stdout, f.output.out, buf.Bytes()); err != nil {
 		return err
-	}
-	cause := context.Cause(ctx)
-	if errors.Is(cause, errTimedOut) {
-		cause = fmt.Errorf("%w (%s)", errTimedOut, f.timeout)
 	}
 	return fmt.Errorf("run stopped, %w: %d of %d runs finished, and the report shows only those", cause, len(finished), total)
 }
@@ -236,23 +235,4 @@ func names(strategies []recovery.Strategy) []string {
 		out[i] = s.Name
 	}
 	return out
-}
-
-// emit writes the report to path, or to stdout when path is empty. A path
-// that cannot be written is bad input (exit 2), named in the error.
-func emit(stdout io.Writer, path string, data []byte) error {
-	if path == "" {
-		_, err := stdout.Write(data)
-		return err
-	}
-	if dir := filepath.Dir(path); dir != "." {
-		if err := os.MkdirAll(dir, 0o755); err != nil {
-			return bad(fmt.Errorf("--out %s: %w", path, err))
-		}
-	}
-	if err := os.WriteFile(path, data, 0o644); err != nil {
-		// os.WriteFile's *PathError already names the path.
-		return bad(fmt.Errorf("--out: %w", err))
-	}
-	return nil
 }

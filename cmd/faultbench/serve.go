@@ -56,6 +56,7 @@ journal shows the name the client sent.`,
 	cmd.Flags().DurationVar(&f.limits.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time a client has to send a request's headers (real time; 0: none)")
 	cmd.Flags().DurationVar(&f.limits.ReadTimeout, "read-timeout", d.ReadTimeout, "time a client has to send a whole request, headers and body (real time; 0: none)")
 	cmd.Flags().DurationVar(&f.limits.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long a keep-alive connection may wait for its next request (0: none)")
+	cmd.Flags().DurationVar(&f.limits.WriteStall, "write-stall-timeout", d.WriteStall, "how long one write of an answer may block on a client that does not read before it is hung up on (0: none)")
 	cmd.Flags().IntVar(&f.limits.MaxConns, "max-conns", d.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
 	return cmd
 }
@@ -80,8 +81,8 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	if err != nil {
 		return err
 	}
-	if f.limits.ReadHeaderTimeout < 0 || f.limits.ReadTimeout < 0 || f.limits.IdleTimeout < 0 || f.limits.MaxConns < 0 {
-		return bad(fmt.Errorf("--read-header-timeout, --read-timeout, --idle-timeout and --max-conns must not be negative"))
+	if f.limits.ReadHeaderTimeout < 0 || f.limits.ReadTimeout < 0 || f.limits.IdleTimeout < 0 || f.limits.WriteStall < 0 || f.limits.MaxConns < 0 {
+		return bad(fmt.Errorf("--read-header-timeout, --read-timeout, --idle-timeout, --write-stall-timeout and --max-conns must not be negative"))
 	}
 	srv := mockllm.New(scs, mockllm.RealClock{}, mockllm.WithAliases(aliases))
 	ep, err := mockllm.StartLimited(srv, f.addr, f.limits)

@@ -195,3 +195,18 @@ func TestAPresetSavedToAFileReproducesThePreset(t *testing.T) {
 		}
 	}
 }
+
+// Where each preset comes from cites what a user can look up (a project,
+// a file, a constant, docs/strategies.md), never a path of this
+// repository's own notes that users do not have.
+func TestStrategiesCitePublicSources(t *testing.T) {
+	code, out, errOut := run(t, "strategies")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	for _, bad := range []string{"reference/", "shared/", "SPEC"} {
+		if strings.Contains(out, bad) {
+			t.Errorf("faultbench strategies cites %q", bad)
+		}
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -44,9 +45,17 @@ type verdict struct {
 func main() {
 	list := flag.String("list", "internal/mutate/mutants.yaml", "the mutant list")
 	only := flag.String("only", "", "run only the mutants whose name contains one of these (comma-separated)")
+	files := flag.Bool("files", false, "print the mutants per file and the files with logic that have none, run nothing")
 	parallel := flag.Int("p", 2, "mutants at once (each on its own copy of the module)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "the longest one mutant's tests may run")
 	flag.Parse()
+	if *files {
+		code, err := report(os.Stdout, *list)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "mutate:", err)
+		}
+		os.Exit(code)
+	}
 	code, err := run(os.Stdout, *list, *only, *parallel, *timeout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
@@ -54,14 +63,55 @@ func main() {
 	os.Exit(code)
 }
 
-func run(out io.Writer, list, only string, parallel int, timeout time.Duration) (int, error) {
+// load reads a mutant list.
+func load(list string) ([]Mutant, error) {
 	data, err := os.ReadFile(list)
 	if err != nil {
-		return 2, err
+		return nil, err
 	}
 	var mutants []Mutant
 	if err := yaml.Unmarshal(data, &mutants); err != nil {
-		return 2, fmt.Errorf("%s: %w", list, err)
+		return nil, fmt.Errorf("%s: %w", list, err)
+	}
+	return mutants, nil
+}
+
+// report prints the mutants per file, then the files of the Covered
+// folders that hold a branch and no mutant; it exits 1 when there is one.
+func report(out io.Writer, list string) (int, error) {
+	mutants, err := load(list)
+	if err != nil {
+		return 2, err
+	}
+	counts := perFile(mutants)
+	var names []string
+	for f := range counts {
+		names = append(names, f)
+	}
+	slices.Sort(names)
+	for _, f := range names {
+		fmt.Fprintf(out, "%4d  %s\n", counts[f], f)
+	}
+	missing, err := uncovered(".", mutants)
+	if err != nil {
+		return 2, err
+	}
+	fmt.Fprintf(out, "\n%d mutants in %d files", len(mutants), len(names))
+	if len(missing) == 0 {
+		fmt.Fprintf(out, "; every file with logic in %s has one\n", strings.Join(Covered, ", "))
+		return 0, nil
+	}
+	fmt.Fprintf(out, "; %d files with logic have none:\n", len(missing))
+	for _, f := range missing {
+		fmt.Fprintf(out, "      %s\n", f)
+	}
+	return 1, nil
+}
+
+func run(out io.Writer, list, only string, parallel int, timeout time.Duration) (int, error) {
+	mutants, err := load(list)
+	if err != nil {
+		return 2, err
 	}
 	var chosen []Mutant
 	for _, m := range mutants {
@@ -142,6 +192,17 @@ func run(out io.Writer, list, only string, parallel int, timeout time.Duration) 
 	}
 	fmt.Fprintf(out, "\n%d mutants: %d killed, %d survived, %d equivalent, %d errors, in %s\n",
 		len(chosen), killed, survived, equivalent, problems, time.Since(start).Round(time.Second))
+	counts := perFile(chosen)
+	var files []string
+	for f := range counts {
+		files = append(files, f)
+	}
+	slices.Sort(files)
+	fmt.Fprintf(out, "per file:")
+	for _, f := range files {
+		fmt.Fprintf(out, " %s %d;", f, counts[f])
+	}
+	fmt.Fprintln(out)
 	if survived > 0 || problems > 0 {
 		return 1, nil
 	}

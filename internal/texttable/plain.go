@@ -36,6 +36,30 @@ func Plain(s string) string {
 	return b.String()
 }
 
+// Visible is Plain for text that may run over lines (an HTML paragraph, a
+// JUnit message, a CSV field): newlines and tabs are kept as they are, and
+// every other control character and bidirectional override is written as
+// a visible escape.
+func Visible(s string) string {
+	if strings.IndexFunc(s, func(r rune) bool { return r != '\n' && r != '\t' && unsafeRune(r) }) < 0 {
+		return s
+	}
+	var b strings.Builder
+	for _, line := range strings.SplitAfter(s, "\n") {
+		body, nl := strings.CutSuffix(line, "\n")
+		for i, part := range strings.Split(body, "\t") {
+			if i > 0 {
+				b.WriteByte('\t')
+			}
+			b.WriteString(Plain(part))
+		}
+		if nl {
+			b.WriteByte('\n')
+		}
+	}
+	return b.String()
+}
+
 const utf8RuneError = '\uFFFD'
 
 // unsafeRune reports a rune that a terminal acts on or that reorders text:

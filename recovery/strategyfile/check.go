@@ -11,6 +11,7 @@ import (
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
 
+	"github.com/faultbench/faultbench/internal/excerpt"
 	"github.com/faultbench/faultbench/internal/yamlhint"
 )
 
@@ -93,7 +94,7 @@ func (c *treeChecker) walk(n ast.Node, t reflect.Type, path string) (wrong bool)
 			key := keyText(kv.Key)
 			f, ok := fieldByTag(t, key)
 			if !ok {
-				c.add(kv.Key, join(path, key), "unknown field "+short(key)+yamlhint.Suggestion(key, known))
+				c.add(kv.Key, join(path, clipKey(key)), "unknown field "+short(key)+yamlhint.Suggestion(key, known))
 				continue
 			}
 			if c.walk(kv.Value, f.Type, join(path, key)) {
@@ -164,6 +165,15 @@ func keyText(k ast.MapKeyNode) string {
 		return tk.Value
 	}
 	return k.String()
+}
+
+// clipKey is at most maxQuoted bytes of an unknown key, for its field
+// path: the key is the file's text, and a message never copies a file.
+func clipKey(key string) string {
+	if len(key) <= maxQuoted {
+		return key
+	}
+	return excerpt.Prefix(key, maxQuoted) + "…"
 }
 
 func join(path, key string) string {

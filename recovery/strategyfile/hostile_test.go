@@ -7,6 +7,18 @@ import (
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
+// An unknown key is repeated, in the message and in the field path, by at
+// most 40 bytes: a shadow-style line in its place does not reach the log.
+func TestAnUnknownKeyIsClippedInItsPath(t *testing.T) {
+	key := "root:$6$" + strings.Repeat("Hh", 60) + ":19000:0:99999:7:::"
+	for _, doc := range []string{"name: x\n" + key + ": 1\n", "name: x\nbackoff:\n  " + key + ": 1\n"} {
+		_, err := strategyfile.Parse("x.yaml", []byte(doc))
+		if err == nil || strings.Contains(err.Error(), key[:60]) {
+			t.Errorf("%v", err)
+		}
+	}
+}
+
 // Every file here is refused, and the error says where and which field,
 // in the words of the file.
 func TestRefusesWithFieldAndLine(t *testing.T) {

@@ -1,0 +1,85 @@
+// Package atomicfile writes a file whole or not at all: through a
+// temporary file beside it, renamed over it once written. A reader sees
+// the old file or the new one, never half of one; an interrupted write
+// leaves the old file as it was; and a symlink at the path is replaced,
+// never written through.
+package atomicfile
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"syscall"
+)
+
+// WriteFile writes data to path, with permissions perm, atomically. Its
+// errors are *os.PathError naming path.
+func WriteFile(path string, data []byte, perm os.FileMode) error {
+	if err := refuseDir(path); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return pathError(path, err)
+	}
+	tmp := f.Name()
+	ok := false
+	defer func() {
+		if !ok {
+			f.Close()
+			os.Remove(tmp)
+		}
+	}()
+	if _, err := f.Write(data); err != nil {
+		return pathError(path, err)
+	}
+	if err := f.Chmod(perm); err != nil {
+		return pathError(path, err)
+	}
+	if err := f.Sync(); err != nil {
+		return pathError(path, err)
+	}
+	if err := f.Close(); err != nil {
+		return pathError(path, err)
+	}
+	if err := os.Rename(tmp, path); err != nil {
+		return pathError(path, err)
+	}
+	ok = true
+	return nil
+}
+
+// CheckWritable reports whether WriteFile could write path, before the
+// work that makes its data: it creates and removes a temporary file
+// beside path, and leaves path itself untouched.
+func CheckWritable(path string) error {
+	if err := refuseDir(path); err != nil {
+		return err
+	}
+	f, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp-*")
+	if err != nil {
+		return pathError(path, err)
+	}
+	f.Close()
+	return os.Remove(f.Name())
+}
+
+func refuseDir(path string) error {
+	if fi, err := os.Lstat(path); err == nil && fi.IsDir() {
+		return &os.PathError{Op: "write", Path: path, Err: syscall.EISDIR}
+	}
+	return nil
+}
+
+// pathError names path, not the temporary file, in err.
+func pathError(path string, err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		err = pe.Err
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		err = le.Err
+	}
+	return &os.PathError{Op: "write", Path: path, Err: err}
+}
