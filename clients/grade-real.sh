@@ -30,6 +30,17 @@ mkdir -p "$HOME"
 real="$repo/clients/real/node_modules"
 version() { node -e "console.log(require('$1/package.json').version)" 2>/dev/null || echo '?'; }
 
+# Gemini CLI (@google/gemini-cli) can be pointed at the mock: its
+# packages/core/src/core/contentGenerator.ts takes GOOGLE_GEMINI_BASE_URL
+# as the base URL (auth type GATEWAY) and sends the key of GEMINI_API_KEY,
+# so `GOOGLE_GEMINI_BASE_URL=<base> GEMINI_API_KEY=t gemini -p hello`
+# reaches <base>v1beta/models/{model}:streamGenerateContent. It is not in
+# the list below yet: grade's pack speaks the Anthropic and OpenAI wires,
+# and the mock's Gemini wire (recovery/gemini is the engine's side) has not
+# landed. Its telemetry is off with GEMINI_TELEMETRY_ENABLED=false and
+# usage statistics with privacy.usageStatisticsEnabled: false in
+# $HOME/.gemini/settings.json.
+
 # name | what and its versions | command
 clients=(
   "sdk|official TypeScript SDKs: @anthropic-ai/sdk $(version "$repo/clients/node/node_modules/@anthropic-ai/sdk"), openai $(version "$repo/clients/node/node_modules/openai") (clients/node/client.mjs)|node $repo/clients/node/client.mjs"

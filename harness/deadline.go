@@ -100,8 +100,9 @@ func (t *turnTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// The request is not cut when the run's context ends: the mock may be
 	// waiting on this turn's behalf, parked in the scheduler, and a client
 	// that went on without its answer would run beside the turn the
-	// scheduler runs. The end of the context reaches the turn through the
-	// engine's next sleep or its check after the answer instead.
+	// scheduler runs (Ctrl-C then panicked in the observer). The end of the
+	// context reaches the turn through the engine's next sleep or its check
+	// after the answer instead.
 	r := req.Clone(context.WithoutCancel(req.Context()))
 	r.Header.Set(mockllm.SessionHeader, t.sessions[k])
 	now := c.Now()

@@ -17,7 +17,8 @@ import (
 )
 
 // raceTurns is the most turns a default-suite workload runs under -race:
-// 100. long-fleet's 1,000 turns, run by every preset in each of the specs
+// 100. long-fleet's 1,000 turns (now scenarios-large/long-fleet-1000.yaml;
+// the suite's long-fleet has 60), run by every preset in each of the specs
 // below, took the package's -race run from about 95 s to 465 s on a
 // shared 2-core machine; its code paths (the scheduler, the shared
 // buckets, the connections of a fleet) are the same at 100 turns, and

@@ -12,7 +12,7 @@ import (
 	"github.com/faultbench/faultbench/scenario"
 )
 
-// BenchmarkWorkload runs long-fleet (scenarios/long-fleet.yaml: answers
+// BenchmarkWorkload runs long-fleet-1000 (scenarios-large/long-fleet-1000.yaml: answers
 // of 300 tokens at first_token 400ms and 80 tokens/s, about 4 s each, on
 // a key of 300 requests a minute) as a fleet of 1,000 and 10,000 turns at
 // concurrency 100, with classify: "bucket" as the scenario says, and
@@ -29,7 +29,7 @@ import (
 // size alone (-bench 'Workload/bucket/turns=10000$') for a peak that is
 // that size's own.
 func BenchmarkWorkload(b *testing.B) {
-	data, err := os.ReadFile("../scenarios/long-fleet.yaml")
+	data, err := os.ReadFile("../scenarios-large/long-fleet-1000.yaml")
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -44,7 +44,7 @@ func BenchmarkWorkload(b *testing.B) {
 }
 
 func benchWorkload(b *testing.B, data []byte, bucket bool, turns int, classify recovery.Strategy) {
-	sc, err := scenario.Parse("long-fleet.yaml", data)
+	sc, err := scenario.Parse("long-fleet-1000.yaml", data)
 	if err != nil {
 		b.Fatal(err)
 	}

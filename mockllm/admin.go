@@ -6,6 +6,8 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // adminPrefix is where the mock answers about itself rather than as a
@@ -48,13 +50,14 @@ func (s *Server) admin(w http.ResponseWriter, r *http.Request) {
 		}
 		allow = http.MethodPost
 	default:
-		reject(w, r, notFound("Not found: "+r.URL.Path, anthropicWire), anthropicWire, s.rejectID(r.URL.Path))
+		e := &wire.Error{Status: http.StatusNotFound, Type: "not_found_error", Message: "Not found: " + r.URL.Path, Kind: wire.KindNotFound}
+		reject(w, r, e, s.wires[0], s.rejectID(r.URL.Path))
 		return
 	}
 	w.Header()["Allow"] = []string{allow}
-	e := methodNotAllowed(r.Method)
-	e.msg = "Method " + r.Method + " not allowed; use " + allow
-	reject(w, r, e, anthropicWire, s.rejectID(r.URL.Path))
+	e := wire.MethodNotAllowed(r.Method)
+	e.Message = "Method " + r.Method + " not allowed; use " + allow
+	reject(w, r, e, s.wires[0], s.rejectID(r.URL.Path))
 }
 
 // serveJournal writes the journal, in the order requests were taken,

@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // A body that declares 32 MB and sends a few bytes must cost what it sent,
@@ -15,7 +17,7 @@ func TestDecodeBodyAllocatesWhatArrives(t *testing.T) {
 	r.ContentLength = declared
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var q request
+	var q wire.Request
 	_ = decodeBody(httptest.NewRecorder(), r, &q, anthropicWire)
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > declared/4 {

@@ -7,6 +7,8 @@ import (
 	"strings"
 	"sync"
 	"time"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // Limits are an endpoint's protections against slow, idle and too many
@@ -93,13 +95,10 @@ type connKey struct{}
 // slotsFull answers a model request that came on a connection of the
 // admin reserve: the model's connection slots are full.
 func slotsFull(w http.ResponseWriter, r *http.Request) {
-	wr := wireOfPath(r.URL.Path)
-	status := 529
-	if wr.openai() {
-		status = http.StatusServiceUnavailable
-	}
+	api := wireOfPath(wires(), r.URL.Path)
 	w.Header().Set("Connection", "close")
-	reject(w, r, scripted(wr, status, "", "", "", 0, ""), wr, "")
+	// The wire's overload: 529, and 503 on the OpenAI wires.
+	reject(w, r, api.Scripted(wire.Scripted{Status: 529}), api, "")
 }
 
 // limitListener accepts at most cap(sem) connections at once, and

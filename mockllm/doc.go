@@ -1,5 +1,5 @@
 // Package mockllm is a deterministic mock of the Anthropic Messages API and
-// of OpenAI's Chat Completions, JSON and streamed, that replays a
+// of OpenAI's Chat Completions and Responses API, JSON and streamed, that replays a
 // scenario's fault script over real HTTP, so that a recovery engine, an
 // official SDK or any client can be run against 429 bursts, 529s, context
 // overflow, truncation, resets, hangs and broken streams without a real
@@ -35,8 +35,8 @@
 //     (Anthropic: "max_tokens: Field required"; OpenAI: "Missing required
 //     parameter: 'messages'." with its param and code). OpenAI's
 //     max_tokens (or max_completion_tokens) may be left out. Then the
-//     conversation's rules, as the real APIs word them (validate.go,
-//     validate_openai.go): no empty text block, no empty content but in a
+//     conversation's rules, as the real APIs word them (each wire's
+//     check.go under internal/wire): no empty text block, no empty content but in a
 //     final assistant message, every tool result answering a call of the
 //     message before, every call answered, a known anthropic-version.
 //  2. The input is counted by the token rule of internal/tokens over every
@@ -92,6 +92,35 @@
 //     value removes one the mock sends. Absolute times in them are moved to
 //     the session's start (absolute.go).
 //
+// # Wires
+//
+// Each API the mock speaks is a wire.Wire (internal/wire): one value per
+// API, in its own folder, that decodes and checks a body, words the
+// mock's errors, renders answers and stream events, sets the wire's
+// headers and names its IDs. The server never asks which wire it has: it
+// routes by the wire's Spec().Path, runs the same script, quotas, faults
+// and journal for all, and lets the wire speak. Anthropic's Messages API
+// is internal/wire/anthropic, Chat Completions internal/wire/chat, the
+// Responses API internal/wire/responses; internal/wire/openai is what the
+// two OpenAI wires share (the error envelope and wording, the headers,
+// the readers of model, stream, max tokens and content parts), by
+// embedding openai.Base.
+//
+// To add a wire (say Gemini's generateContent): make a folder
+// internal/wire/NAME with a type that implements wire.Wire (var _
+// wire.Wire = Wire{} beside it): Spec gives its journal name, its route
+// under a scenario's base URL, the path segments after v1/ it owns (for
+// the 404 of a path nobody serves) and the forms of its IDs; Decode fills
+// a wire.Request (model, output budget, stream, the tokens of every text,
+// KeepLast's last message) from a body walked with wire.Scanner, and
+// checks it in the real API's words; the Errors methods, Body, Stream,
+// Broken, Failed, Headers and StopReason word and render the rest. Then
+// add its value to the list in wires.go. Nothing else changes: no other
+// wire, no switch in the server. A wire with a second endpoint that
+// answers without the script implements wire.Counter, as Anthropic's
+// count_tokens does. The scenario's error types are Anthropic's words
+// (overloaded_error, rate_limit_error); a wire maps them in Scripted.
+//
 // # Quotas, capacity and speed
 //
 // A model's limits (rpm, itpm, otpm) are token buckets (internal/bucket): each
@@ -105,7 +134,7 @@
 // for such a model carries the buckets' state:
 // anthropic-ratelimit-{requests,input-tokens,output-tokens,tokens}-{limit,remaining,reset}
 // on the Anthropic wire, x-ratelimit-{limit,remaining,reset}-{requests,tokens}
-// on the OpenAI one (ratelimit.go). The buckets are the scenario's, shared
+// on the OpenAI ones (each wire sets its own). The buckets are the scenario's, shared
 // by the sessions requests open (serve); a session the harness opens with
 // Open has its own, on its own clock. A model's speed makes an answer
 // take first_token plus its output at output_tokens_per_second on the
@@ -174,5 +203,5 @@
 // once, from a reader limited to 32 MB: the decoders check its syntax and
 // measure its texts in place, in one pass. It keeps no request body, but
 // for the sessions the harness opens, which remember the last one to read
-// a resent history once (memo.go).
+// a resent history once (internal/wire/memo.go).
 package mockllm

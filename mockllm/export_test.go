@@ -4,21 +4,24 @@ import (
 	"encoding/json"
 	"net/http"
 	"strconv"
+
+	"github.com/faultbench/faultbench/internal/jsonscan"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // DecodedLen measures a JSON string (with its quotes) the way the request
 // decoder does.
 func DecodedLen(quoted []byte) int {
-	s := newScanner(quoted)
+	s := jsonscan.New(quoted)
 	_, n := s.Str()
 	return n
 }
 
 // CountBytes is the token rule by length.
-var CountBytes = countBytes
+var CountBytes = wire.CountBytes
 
 // ErrorKind labels an error answer for the journal.
-var ErrorKind = errorKind
+var ErrorKind = wire.ErrorKind
 
 // ToolAnswer is a handler that answers as the mock does, with text then a
 // tool call per {name, input JSON} pair (stop reason tool_use): on the
@@ -28,13 +31,14 @@ func ToolAnswer(openai bool, text string, tools ...[2]string) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
 		var body struct{ Stream bool }
 		_ = json.NewDecoder(r.Body).Decode(&body)
-		rp := reply{stream: body.Stream, usage: true, requestID: "req_test", created: 1767225600}
-		rp.ans = answer{id: "msg_test", model: "sonnet", text: text, stop: "tool_use", input: 10, output: 20}
+		rp := reply{api: anthropicWire, stream: body.Stream}
+		rp.Usage, rp.RequestID, rp.Created = true, "req_test", 1767225600
+		rp.Ans = wire.Answer{ID: "msg_test", Model: "sonnet", Text: text, Stop: "tool_use", Input: 10, Output: 20}
 		if openai {
-			rp.wire, rp.ans.id = openaiWire, "chatcmpl-test"
+			rp.api, rp.Ans.ID = openaiWire, "chatcmpl-test"
 		}
 		for i, t := range tools {
-			rp.ans.tools = append(rp.ans.tools, toolCall{id: "toolu_" + strconv.Itoa(i), name: t[0], input: t[1]})
+			rp.Ans.Tools = append(rp.Ans.Tools, wire.ToolCall{ID: "toolu_" + strconv.Itoa(i), Name: t[0], Input: t[1]})
 		}
 		rp.write(w, r)
 	})

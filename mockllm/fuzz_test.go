@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"encoding/json"
 	"testing"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // The request decoders walk bodies in place instead of decoding them; the
@@ -20,13 +22,13 @@ func FuzzDecodeAnthropic(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var q request
-		if e := q.decode(body, anthropicWire); e != nil {
+		var q wire.Request
+		if e := anthropicWire.Decode(body, &q); e != nil {
 			checkRefusal(t, e, anthropicWire)
 			return
 		}
 		want := refAnthropic(t, body)
-		got := refRequest{model: q.model, maxTokens: q.maxTokens, stream: q.stream, input: q.inputTokens()}
+		got := refRequest{model: q.Model, maxTokens: q.MaxTokens, stream: q.Stream, input: q.InputTokens()}
 		if got != want {
 			t.Fatalf("decoder read %+v, encoding/json %+v, from %q", got, want, body)
 		}
@@ -38,13 +40,13 @@ func FuzzDecodeOpenAI(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var q request
-		if e := q.decode(body, openaiWire); e != nil {
+		var q wire.Request
+		if e := openaiWire.Decode(body, &q); e != nil {
 			checkRefusal(t, e, openaiWire)
 			return
 		}
 		want := refOpenAI(t, body)
-		got := refRequest{model: q.model, maxTokens: q.maxTokens, stream: q.stream, input: q.inputTokens()}
+		got := refRequest{model: q.Model, maxTokens: q.MaxTokens, stream: q.Stream, input: q.InputTokens()}
 		if got != want {
 			t.Fatalf("decoder read %+v, encoding/json %+v, from %q", got, want, body)
 		}
@@ -59,12 +61,12 @@ func FuzzDecodeResponses(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	f.Fuzz(func(t *testing.T, body []byte) {
-		var q request
-		if e := q.decode(body, responsesWire); e != nil {
+		var q wire.Request
+		if e := responsesWire.Decode(body, &q); e != nil {
 			checkRefusal(t, e, responsesWire)
 			return
 		}
-		if q.model == "" || q.inputTokens() < q.systemTokens || q.inputTokens() < 0 {
+		if q.Model == "" || q.InputTokens() < q.SystemTokens || q.InputTokens() < 0 {
 			t.Fatalf("accepted %q as %+v", body, q)
 		}
 	})
@@ -120,20 +122,15 @@ type refRequest struct {
 }
 
 // checkRefusal checks that a refusal is an error the mock can send.
-func checkRefusal(t *testing.T, e *apiError, wr wire) {
+func checkRefusal(t *testing.T, e *wire.Error, wr wire.Wire) {
 	t.Helper()
-	if e.status != 400 && e.status != 413 {
-		t.Fatalf("refused with status %d: %+v", e.status, e)
+	if e.Status != 400 && e.Status != 413 {
+		t.Fatalf("refused with status %d: %+v", e.Status, e)
 	}
-	if e.msg == "" || e.typ == "" {
+	if e.Message == "" || e.Type == "" {
 		t.Fatalf("refused without a type or message: %+v", e)
 	}
-	var b []byte
-	if wr.openai() {
-		b = appendOpenAIError(nil, e)
-	} else {
-		b = appendError(nil, e, "req_x")
-	}
+	b := wr.Body(nil, &wire.Reply{Err: e, RequestID: "req_x"})
 	if !json.Valid(b) {
 		t.Fatalf("the error body is not JSON: %s", b)
 	}
@@ -165,7 +162,7 @@ func text(raw json.RawMessage) (int, bool) {
 	if json.Unmarshal(raw, &s) != nil {
 		return 0, false
 	}
-	return countBytes(len(s)), true
+	return wire.CountBytes(len(s)), true
 }
 
 func isNull(raw json.RawMessage) bool { return raw == nil || string(bytes.TrimSpace(raw)) == "null" }
@@ -237,7 +234,7 @@ func refTool(raw json.RawMessage) int {
 	}
 	for _, k := range []string{"input_schema", "parameters"} {
 		if v, ok := f[k]; ok {
-			n += countBytes(len(v))
+			n += wire.CountBytes(len(v))
 		}
 	}
 	if fn, ok := f["function"]; ok {
@@ -262,7 +259,7 @@ func refBlocks(t *testing.T, raw json.RawMessage) int {
 			n, _ := text(f["text"])
 			total += n
 		case "tool_use":
-			total += countBytes(len(f["input"]))
+			total += wire.CountBytes(len(f["input"]))
 		case "tool_result":
 			if c := f["content"]; !isNull(c) {
 				total += refContent(t, c)

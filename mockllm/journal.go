@@ -9,6 +9,7 @@ import (
 	"time"
 
 	"github.com/faultbench/faultbench/internal/excerpt"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // Entry is one request as the mock saw and answered it. The journal is a
@@ -70,67 +71,13 @@ type Entry struct {
 	Resend int `json:"resend,omitempty"`
 }
 
-// The kinds of answer the journal records.
+// The kinds of answer the journal records (internal/wire names them).
 const (
-	kindOK              = "ok"
-	kindTruncated       = "truncated"
-	kindContextOverflow = "context_overflow"
-	kindInvalidRequest  = "invalid_request"
-	kindAuth            = "auth"
-	kindQuotaExhausted  = "quota_exhausted"
-	kindPermission      = "permission"
-	kindNotFound        = "not_found"
-	kindTimeout         = "timeout"
-	kindConflict        = "conflict"
-	kindRequestTooLarge = "request_too_large"
-	kindRateLimit       = "rate_limit"
-	kindServer          = "server"
-	kindOverloaded      = "overloaded"
-	// What a fault leaves the client with.
-	kindConnection = "connection" // reset, garbage, a cut body or stream
-	kindMalformed  = "malformed"  // a 200 whose JSON is broken
-	kindEmpty      = "empty"      // a 200 with no body, or a stream with no event
+	kindOK        = wire.KindOK
+	kindTruncated = wire.KindTruncated
+	kindTimeout   = wire.KindTimeout
+	kindRateLimit = wire.KindRateLimit
 )
-
-// errorKind labels an error answer the way a classifier reading every
-// layer would (docs/classification.md): the status first, then the envelope's type and
-// message where they say more.
-func errorKind(status int, typ, msg string) string {
-	switch {
-	case status == 529 || typ == "overloaded_error":
-		return kindOverloaded
-	case (status == 400 || status == 413 || status == 422) && isContextMessage(msg):
-		return kindContextOverflow
-	case status == 402 || typ == "billing_error":
-		return kindQuotaExhausted
-	case status == 429:
-		if mentions(msg, "quota", "billing", "credit", "usage limit") {
-			return kindQuotaExhausted
-		}
-		return kindRateLimit
-	case status == 401:
-		return kindAuth
-	case status == 403:
-		return kindPermission
-	case status == 404:
-		return kindNotFound
-	case status == 408:
-		return kindTimeout
-	case status == 409:
-		return kindConflict
-	case status == 413:
-		return kindRequestTooLarge
-	case status >= 500:
-		return kindServer
-	}
-	return kindInvalidRequest
-}
-
-// isContextMessage reports whether an error message says the context or
-// prompt is too long, as the two window 400s and other providers' do.
-func isContextMessage(msg string) bool {
-	return mentions(msg, "prompt is too long", "context limit", "context length", "context window")
-}
 
 // record is an entry and its place in the order of all entries.
 type record struct {
@@ -359,15 +306,4 @@ func (s *session) droppedEntries() int {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.records.dropped
-}
-
-// mentions reports whether msg contains any of words, ignoring case.
-func mentions(msg string, words ...string) bool {
-	msg = strings.ToLower(msg)
-	for _, w := range words {
-		if strings.Contains(msg, w) {
-			return true
-		}
-	}
-	return false
 }

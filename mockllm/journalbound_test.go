@@ -3,8 +3,13 @@ package mockllm
 import (
 	"bytes"
 	"encoding/json"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
+
+	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/scenario"
 )
 
 func numbered(n int) record {
@@ -122,9 +127,14 @@ func TestWriteEntriesMatchesTheEncoder(t *testing.T) {
 // An error answer quotes at most a short prefix of what the client sent.
 func TestErrorsClipWhatTheClientSent(t *testing.T) {
 	long := strings.Repeat("x", 1<<20)
-	for _, e := range []*apiError{unknownModel(anthropicWire, long, nil), unknownModel(openaiWire, long, nil)} {
-		if len(e.msg) > 2*maxEntryString {
-			t.Errorf("a %d-byte message", len(e.msg))
+	sc := &scenario.Scenario{Name: "s", Models: map[string]scenario.Model{"m": {}}}
+	srv := New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	for _, path := range []string{"/s/v1/messages", "/s/v1/chat/completions", "/s/v1/responses"} {
+		body := `{"model":"` + long + `","max_tokens":100,"messages":[{"role":"user","content":"hi"}],"input":"hi"}`
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest(http.MethodPost, path, strings.NewReader(body)))
+		if w.Code != http.StatusNotFound || w.Body.Len() > 2*maxEntryString+1024 {
+			t.Errorf("%s: %d, a %d-byte answer", path, w.Code, w.Body.Len())
 		}
 	}
 }

@@ -12,32 +12,33 @@ import (
 	"testing"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
 
 // outcome is everything decode makes of a body.
 type outcome struct {
-	err                                    *apiError
+	err                                    *wire.Error
 	model                                  string
 	maxTokens, system, messages, nMessages int
 	stream, includeUsage, streamOptions    bool
 	last                                   []byte
 }
 
-func decodeWith(b []byte, wr wire, mem *memory) outcome {
-	q := request{keepLast: true, mem: mem}
-	e := q.decode(b, wr)
-	if q.memo != nil {
-		mem.last.Store(q.memo)
+func decodeWith(b []byte, wr wire.Wire, mem *wire.Memory) outcome {
+	q := wire.Request{KeepLast: true, Mem: mem}
+	e := wr.Decode(b, &q)
+	if q.Memo != nil {
+		mem.Last.Store(q.Memo)
 	}
-	return outcome{e, q.model, q.maxTokens, q.systemTokens, q.messageTokens, q.messages, q.stream, q.includeUsage, q.streamOptions, q.last}
+	return outcome{e, q.Model, q.MaxTokens, q.SystemTokens, q.MessageTokens, q.Messages, q.Stream, q.IncludeUsage, q.StreamOptions, q.Last}
 }
 
 // checkMemo decodes bodies in order through one session memo and each
 // alone, and requires the same outcome.
-func checkMemo(t *testing.T, wr wire, bodies ...[]byte) {
+func checkMemo(t *testing.T, wr wire.Wire, bodies ...[]byte) {
 	t.Helper()
-	mem := &memory{on: true}
+	mem := &wire.Memory{On: true}
 	for i, b := range bodies {
 		// The memo may hold b's own bytes: decode a copy, as a new
 		// request's buffer would be.
@@ -51,7 +52,7 @@ func checkMemo(t *testing.T, wr wire, bodies ...[]byte) {
 
 // agentBodies is a conversation that grows a message pair at a time, as
 // an agent turn sends it, on wire wr, with resends.
-func agentBodies(wr wire, steps int) [][]byte {
+func agentBodies(wr wire.Wire, steps int) [][]byte {
 	var msgs []string
 	if wr == openaiWire {
 		msgs = append(msgs, `{"role":"system","content":"be brief"}`)
@@ -80,7 +81,7 @@ func agentBodies(wr wire, steps int) [][]byte {
 }
 
 func TestMemoReadsAsWalking(t *testing.T) {
-	for _, wr := range []wire{anthropicWire, openaiWire} {
+	for _, wr := range []wire.Wire{anthropicWire, openaiWire} {
 		grown := agentBodies(wr, 12)
 		checkMemo(t, wr, grown...)
 		last := grown[len(grown)-1]
@@ -127,11 +128,11 @@ func TestOnlyOpenedSessionsRemember(t *testing.T) {
 	srv.mu.RLock()
 	opened, made := srv.sessions[sessionKey{"sc", "opened"}], srv.sessions[sessionKey{"sc", "made"}]
 	srv.mu.RUnlock()
-	if m := opened.mem.last.Load(); m == nil || len(m.msgs) != 1 {
+	if m := opened.mem.Last.Load(); m == nil || len(m.Msgs) != 1 {
 		t.Errorf("the opened session remembers %+v", m)
 	}
-	if made.mem.on || made.mem.last.Load() != nil {
-		t.Errorf("a session made by a request remembers %+v", made.mem.last.Load())
+	if made.mem.On || made.mem.Last.Load() != nil {
+		t.Errorf("a session made by a request remembers %+v", made.mem.Last.Load())
 	}
 }
 
@@ -147,11 +148,11 @@ func TestMemoUnderConcurrentRequests(t *testing.T) {
 	bodies := agentBodies(anthropicWire, 80)
 	want := map[int]int{} // body length -> input tokens
 	for _, b := range bodies {
-		q := request{}
-		if e := q.decode(b, anthropicWire); e != nil {
+		q := wire.Request{}
+		if e := anthropicWire.Decode(b, &q); e != nil {
 			t.Fatal(e)
 		}
-		want[len(b)] = q.inputTokens()
+		want[len(b)] = q.InputTokens()
 	}
 	var wg sync.WaitGroup
 	for g := range 8 {

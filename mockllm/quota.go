@@ -1,14 +1,12 @@
 package mockllm
 
 import (
-	"fmt"
-	"net/http"
 	"slices"
-	"strconv"
 	"sync"
 	"time"
 
 	"github.com/faultbench/faultbench/mockllm/internal/bucket"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -83,7 +81,7 @@ type ticket struct {
 // admitted request pays 1 request and its input, and reserves maxTokens of
 // output; the ticket settles that. A model without quotas admits anything
 // with a nil ticket.
-func (q *quotas) admit(wr wire, model, requestID string, input, maxTokens int, now time.Time) (*ticket, *apiError, time.Duration) {
+func (q *quotas) admit(api wire.Wire, model, requestID string, input, maxTokens int, now time.Time) (*ticket, *wire.Error, time.Duration) {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	mq := q.models[model]
@@ -93,7 +91,7 @@ func (q *quotas) admit(wr wire, model, requestID string, input, maxTokens int, n
 	if mq.concurrent > 0 {
 		mq.inFlight = slices.DeleteFunc(mq.inFlight, func(end time.Time) bool { return !end.After(now) })
 		if len(mq.inFlight) >= mq.concurrent {
-			return nil, scripted(wr, 529, "", "", model, 0, requestID), 0
+			return nil, api.Scripted(wire.Scripted{Status: 529, Model: model, RequestID: requestID}), 0
 		}
 	}
 	if maxTokens <= 0 {
@@ -114,7 +112,7 @@ func (q *quotas) admit(wr wire, model, requestID string, input, maxTokens int, n
 	}
 	if worst != nil {
 		secs := (wait + time.Second - 1) / time.Second
-		return nil, refused(wr, model, worst, mq), secs * time.Second
+		return nil, api.Refused(worst.refusal(model)), secs * time.Second
 	}
 	for _, a := range asks {
 		if a.b != nil {
@@ -146,100 +144,44 @@ type ask struct {
 	b      *bucket.Bucket
 	n      int64
 	what   string // "requests", "input tokens", "output tokens"
-	openai string // OpenAI's name of the limit: "requests" or "tokens"
+	tokens bool   // the limit counts tokens, not requests
 }
 
 func (mq *modelQuota) asks(input, maxTokens int) [3]ask {
 	return [3]ask{
-		{b: mq.rpm, n: 1, what: "requests", openai: "requests"},
-		{b: mq.itpm, n: int64(input), what: "input tokens", openai: "tokens"},
-		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", openai: "tokens"},
+		{b: mq.rpm, n: 1, what: "requests"},
+		{b: mq.itpm, n: int64(input), what: "input tokens", tokens: true},
+		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", tokens: true},
 	}
 }
 
-// refused is the 429 of a bucket that cannot pay, worded as the wire's
-// real API words it.
-func refused(wr wire, model string, a *ask, mq *modelQuota) *apiError {
+// refusal is the bucket of a that cannot pay, for the wire to word its 429.
+func (a *ask) refusal(model string) wire.Refusal {
 	limit := a.b.Limit()
-	if wr.openai() {
-		used := limit - a.b.Remaining()
-		e := &apiError{status: http.StatusTooManyRequests, typ: a.openai, code: "rate_limit_exceeded", kind: kindRateLimit}
-		e.msg = fmt.Sprintf("Rate limit reached for %s in organization org-faultbench on %s per min (%s): "+
-			"Limit %d, Used %d, Requested %d. Please try again in %s. Visit https://platform.openai.com/account/rate-limits to learn more.",
-			model, a.openai, openaiAbbrev(a.openai), limit, used, a.n, waitText(a.b.Wait(a.n).Round(time.Millisecond)))
-		return e
+	return wire.Refusal{
+		Model: model, What: a.what, Tokens: a.tokens,
+		Limit: limit, Used: limit - a.b.Remaining(), Asked: a.n, Wait: a.b.Wait(a.n),
 	}
-	return &apiError{
-		status: http.StatusTooManyRequests, typ: "rate_limit_error", kind: kindRateLimit,
-		msg: fmt.Sprintf("This request would exceed your organization's rate limit of %s %s per minute (model: %s). "+
-			"For details, refer to: https://docs.claude.com/en/api/rate-limits. "+
-			"You can see the response headers for current usage. Please try again later.", grouped(limit), a.what, model),
-	}
-}
-
-// openaiAbbrev is OpenAI's short name of a per-minute limit: RPM, or TPM
-// for tokens, input and output alike.
-func openaiAbbrev(what string) string {
-	if what == "tokens" {
-		return "TPM"
-	}
-	return "RPM"
-}
-
-// grouped writes n with thousands separators, as the real API's messages do.
-func grouped(n int64) string {
-	s := strconv.FormatInt(n, 10)
-	for i := len(s) - 3; i > 0; i -= 3 {
-		s = s[:i] + "," + s[i:]
-	}
-	return s
-}
-
-// limitState is one bucket as the headers show it.
-type limitState struct {
-	limit, remaining int64
-	reset            time.Duration // until the bucket is full again
-}
-
-// rateState is a model's buckets as an answer's headers show them; a
-// zero limit is a bucket the model does not declare.
-type rateState struct {
-	now                     time.Time
-	requests, input, output limitState
 }
 
 // state reads a model's buckets at now, after what this request paid; nil
 // for a model without limits.
-func (q *quotas) state(model string, now time.Time) *rateState {
+func (q *quotas) state(model string, now time.Time) *wire.Rates {
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	mq := q.models[model]
 	if mq == nil || (mq.rpm == nil && mq.itpm == nil && mq.otpm == nil) {
 		return nil
 	}
-	rs := &rateState{now: now}
+	rs := &wire.Rates{Now: now}
 	for _, p := range []struct {
 		b  *bucket.Bucket
-		ls *limitState
-	}{{mq.rpm, &rs.requests}, {mq.itpm, &rs.input}, {mq.otpm, &rs.output}} {
+		ls *wire.Limit
+	}{{mq.rpm, &rs.Requests}, {mq.itpm, &rs.Input}, {mq.otpm, &rs.Output}} {
 		if p.b != nil {
 			p.b.Advance(now)
-			*p.ls = limitState{limit: p.b.Limit(), remaining: p.b.Remaining(), reset: p.b.UntilFull()}
+			*p.ls = wire.Limit{Limit: p.b.Limit(), Remaining: p.b.Remaining(), Reset: p.b.UntilFull()}
 		}
 	}
 	return rs
-}
-
-// tokens is the more restrictive of the two token buckets: the one with
-// fewer tokens left (input on a tie); zero when neither is declared.
-func (rs *rateState) tokens() limitState {
-	switch {
-	case rs.input.limit == 0:
-		return rs.output
-	case rs.output.limit == 0:
-		return rs.input
-	case rs.output.remaining < rs.input.remaining:
-		return rs.output
-	}
-	return rs.input
 }

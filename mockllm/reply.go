@@ -6,76 +6,23 @@ import (
 	"strconv"
 	"time"
 
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
-
-// wire is the API a request came in by; the same script answers both.
-type wire uint8
-
-const (
-	anthropicWire wire = iota // POST <base>v1/messages
-	openaiWire                // POST <base>v1/chat/completions
-	responsesWire             // POST <base>v1/responses (OpenAI's Responses API)
-)
-
-func (w wire) String() string {
-	switch w {
-	case openaiWire:
-		return "openai"
-	case responsesWire:
-		return "openai-responses"
-	}
-	return "anthropic"
-}
-
-// openai reports whether the wire is one of OpenAI's, whose errors share
-// one shape and one wording.
-func (w wire) openai() bool { return w != anthropicWire }
-
-// answer is a 200 reply's content: one text block, then any tool calls.
-type answer struct {
-	id, model, text, stop string
-	input, output         int
-	tools                 []toolCall
-}
-
-// hasText reports whether the answer has a text block: an answer that only
-// calls tools has none, since the real APIs send none (Anthropic's content
-// starts with the tool_use, OpenAI's content is null) and refuse an empty
-// text block echoed back.
-func (a *answer) hasText() bool { return a.text != "" || len(a.tools) == 0 }
-
-// toolCall is a tool_use block of an answer (OpenAI: a tool call).
-type toolCall struct {
-	id, name string
-	input    string // the arguments, as JSON
-}
 
 // reply is what one request is answered with: an error or an answer, how
 // (streamed or not, on which wire), any fault, and the headers a rule adds.
 // It is decided under the session's lock and written after it.
 type reply struct {
-	wire    wire
-	stream  bool // the request asked for server-sent events
-	usage   bool // OpenAI's stream_options.include_usage
-	err     *apiError
-	ans     answer
-	fault   scenario.Fault
-	failure *apiError // the SSE error event of a fault with error_after
-	headers map[string]string
-	// wait is what an error's headers ask the client to wait (0: nothing
-	// asked); OpenAI's rate-limit headers repeat it.
-	wait time.Duration
+	wire.Reply // what the wire renders
+	api        wire.Wire
+	stream     bool // the request asked for server-sent events
+	fault      scenario.Fault
+	headers    map[string]string
 	// retryAfter is the retry-after the mock adds to a 429 whose rule sets
 	// none ("" when it adds none).
 	retryAfter string
-	input      int // the request's input tokens
-	requestID  string
-	created    int64 // OpenAI's "created": the session's clock, Unix seconds
 	clock      Clock // the session's: delays and dribbles wait on it
-	// rate is the model's buckets as the headers show them (nil: the
-	// model declares no limits).
-	rate *rateState
 	// lag and gen are the model's speed (speed.go): the wait for the
 	// first token, then the generation of the rest.
 	lag, gen time.Duration
@@ -87,8 +34,8 @@ func (r *reply) status() int {
 	case scenario.FaultReset, scenario.FaultHang, scenario.FaultGarbage:
 		return 0
 	}
-	if r.err != nil {
-		return r.err.status
+	if r.Err != nil {
+		return r.Err.Status
 	}
 	return http.StatusOK
 }
@@ -97,23 +44,23 @@ func (r *reply) status() int {
 func (r *reply) kind() string {
 	switch r.fault.Kind {
 	case scenario.FaultReset, scenario.FaultGarbage, scenario.FaultCut:
-		return kindConnection
+		return wire.KindConnection
 	case scenario.FaultHang:
-		return kindTimeout
+		return wire.KindTimeout
 	case scenario.FaultMalformed:
-		return kindMalformed
+		return wire.KindMalformed
 	case scenario.FaultEmpty:
-		return kindEmpty
+		return wire.KindEmpty
 	case scenario.FaultError:
-		return r.failure.kind
+		return r.Failure.Kind
 	}
 	switch {
-	case r.err != nil:
-		return r.err.kind
-	case r.ans.stop == "max_tokens":
-		return kindTruncated
+	case r.Err != nil:
+		return r.Err.Kind
+	case r.Ans.Truncated():
+		return wire.KindTruncated
 	}
-	return kindOK
+	return wire.KindOK
 }
 
 // outlasted says what a client whose deadline is at deadline sees of the
@@ -127,7 +74,7 @@ func (r *reply) outlasted(now, deadline time.Time, status int, kind string) (int
 	}
 	at := now.Add(f.Delay.D())
 	if at.After(deadline) {
-		return 0, kindTimeout
+		return 0, wire.KindTimeout
 	}
 	switch f.Kind {
 	case scenario.FaultReset, scenario.FaultGarbage:
@@ -135,12 +82,12 @@ func (r *reply) outlasted(now, deadline time.Time, status int, kind string) (int
 	}
 	if f.Dribble > 0 {
 		p, _ := r.payload()
-		n := time.Duration(len(p.ends))
-		p.release()
+		n := time.Duration(len(p.Ends))
+		p.Release()
 		// n dribbles pass the deadline when one is longer than the time
 		// left shared among them (so that n × dribble cannot overflow).
 		if left := deadline.Sub(at); n > 0 && (f.Dribble.D() > left/n || f.Dribble.D()*n > left) {
-			return status, kindTimeout
+			return status, wire.KindTimeout
 		}
 	}
 	return status, kind
@@ -154,7 +101,6 @@ var (
 	jsonContentType  = []string{"application/json"}
 	eventStreamType  = []string{"text/event-stream; charset=utf-8"}
 	noCache          = []string{"no-cache"}
-	shouldRetryTrue  = []string{"true"}
 	contentLengthNil = []string{"0"}
 )
 
@@ -186,7 +132,7 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 		return
 	}
 	p, declared := r.payload()
-	defer p.release()
+	defer p.Release()
 	h := w.Header()
 	r.setHeaders(h, r.streaming())
 	if !r.streaming() {
@@ -199,22 +145,22 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 			h["Content-Length"] = []string{strconv.Itoa(declared)}
 		}
 	}
-	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, r.status(), reason, p.buf) {
+	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, r.status(), reason, p.Buf) {
 		return
 	}
 	w.WriteHeader(r.status())
 	if f.Dribble > 0 {
-		if dribble(ctx, w, r.clock, f.Dribble.D(), p.buf, p.ends) != nil {
+		if dribble(ctx, w, r.clock, f.Dribble.D(), p.Buf, p.Ends) != nil {
 			hangUp(w, true) // the client gave up, or the server is closing
 			return
 		}
 	} else if r.streaming() && r.gen > 0 {
-		if generate(ctx, w, r.clock, r.gen, p.buf, p.ends) != nil {
+		if generate(ctx, w, r.clock, r.gen, p.Buf, p.Ends) != nil {
 			hangUp(w, true)
 			return
 		}
 	} else {
-		_, _ = w.Write(p.buf) // a client that went away has nothing left to tell
+		_, _ = w.Write(p.Buf) // a client that went away has nothing left to tell
 	}
 	if f.Kind == scenario.FaultCut {
 		hangUp(w, true)
@@ -230,23 +176,7 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 	} else {
 		h["Content-Type"] = jsonContentType
 	}
-	switch r.wire {
-	case anthropicWire:
-		h["Request-Id"] = []string{r.requestID}
-		if r.err != nil && r.err.status == 529 {
-			h["X-Should-Retry"] = shouldRetryTrue
-		}
-		if r.rate != nil {
-			r.rate.setAnthropic(h)
-		}
-	case openaiWire, responsesWire:
-		h["X-Request-Id"] = []string{r.requestID}
-		if r.rate != nil {
-			r.rate.setOpenAI(h)
-		} else {
-			r.rateLimitHeaders(h)
-		}
-	}
+	r.api.Headers(h, &r.Reply)
 	if r.retryAfter != "" {
 		h["Retry-After"] = []string{r.retryAfter}
 	}
@@ -264,7 +194,7 @@ func (r *reply) askedWait(now time.Time) (time.Duration, bool) {
 
 // streaming reports whether the reply goes out as server-sent events: an
 // answer to a request that asked for them (an error is JSON either way).
-func (r *reply) streaming() bool { return r.stream && r.err == nil }
+func (r *reply) streaming() bool { return r.stream && r.Err == nil }
 
 // payload renders what the reply sends after its headers, as its fault
 // leaves it, in a pooled buffer: a stream's events; or a JSON body, whole
@@ -272,45 +202,33 @@ func (r *reply) streaming() bool { return r.stream && r.err == nil }
 // (its first half; declared is the whole length, promised by
 // Content-Length). The ends of the pieces a dribble sends are set for a
 // stream (its events) and for a dribbled body (pieces of 64 bytes).
-func (r *reply) payload() (p *events, declared int) {
-	p = eventsPool.Get().(*events)
+func (r *reply) payload() (p *wire.Events, declared int) {
+	p = wire.NewEvents()
 	if r.streaming() {
 		r.streamEvents(p)
-		return p, len(p.buf)
+		return p, len(p.Buf)
 	}
-	p.buf = r.appendBody(p.buf)
-	declared = len(p.buf)
+	p.Buf = r.appendBody(p.Buf)
+	declared = len(p.Buf)
 	switch r.fault.Kind {
 	case scenario.FaultEmpty:
-		p.buf, declared = p.buf[:0], 0
+		p.Buf, declared = p.Buf[:0], 0
 	case scenario.FaultMalformed:
 		// Half the body, then a NUL, which no JSON may hold where it
 		// stands: a syntax error, told apart from a body cut short.
-		p.buf = append(p.buf[:len(p.buf)/2], 0)
-		declared = len(p.buf)
+		p.Buf = append(p.Buf[:len(p.Buf)/2], 0)
+		declared = len(p.Buf)
 	case scenario.FaultCut:
-		p.buf = p.buf[:len(p.buf)/2]
+		p.Buf = p.Buf[:len(p.Buf)/2]
 	}
 	if r.fault.Dribble > 0 {
-		p.ends = pieces(p.ends, len(p.buf))
+		p.Ends = pieces(p.Ends, len(p.Buf))
 	}
 	return p, declared
 }
 
 // appendBody appends the JSON body of the reply on its wire.
-func (r *reply) appendBody(b []byte) []byte {
-	switch {
-	case r.wire.openai() && r.err != nil:
-		return appendOpenAIError(b, r.err)
-	case r.wire == openaiWire:
-		return appendCompletion(b, &r.ans, r.created)
-	case r.wire == responsesWire:
-		return r.appendResponse(b, responseStatus(&r.ans), true)
-	case r.err != nil:
-		return appendError(b, r.err, r.requestID)
-	}
-	return appendAnswer(b, &r.ans)
-}
+func (r *reply) appendBody(b []byte) []byte { return r.api.Body(b, &r.Reply) }
 
 // pieceBytes is the size of the pieces a body that does not stream
 // dribbles in.

@@ -10,6 +10,7 @@ import (
 	"time"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -43,10 +44,7 @@ const (
 )
 
 const (
-	defaultSession  = "default"
-	messagesPath    = "/v1/messages"
-	completionsPath = "/v1/chat/completions"
-	responsesPath   = "/v1/responses"
+	defaultSession = "default"
 	// maxSessions bounds the sessions a server keeps, so that a client
 	// inventing session names cannot exhaust its memory; past it, a new
 	// session is refused until /_faultbench/reset.
@@ -55,10 +53,11 @@ const (
 	maxSessionName = 200
 )
 
-// Server is the mock LLM: an http.Handler serving, for each scenario, the
-// Anthropic Messages API at /<scenario>/v1/messages and OpenAI's Chat
-// Completions at /<scenario>/v1/chat/completions, and its journal at
-// /_faultbench/journal. It is safe for concurrent use by many sessions at
+// Server is the mock LLM: an http.Handler serving, for each scenario, each
+// of its wires (wires.go) at its route — the Anthropic Messages API at
+// /<scenario>/v1/messages, OpenAI's Chat Completions at
+// /<scenario>/v1/chat/completions and Responses API at
+// /<scenario>/v1/responses — and its journal at /_faultbench/journal. It is safe for concurrent use by many sessions at
 // once.
 type Server struct {
 	clock     Clock
@@ -75,6 +74,7 @@ type Server struct {
 	sessions map[sessionKey]*session
 
 	aliases map[string]string // model aliases of every scenario (WithAliases); read-only
+	wires   []wire.Wire       // the APIs it speaks (wires.go); read-only
 
 	// added holds the scenarios of Add (add.go), under addMu: those of
 	// New are read without a lock, these with one.
@@ -99,6 +99,7 @@ func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 		clock:     clock,
 		scenarios: make(map[string]*served, len(scenarios)),
 		sessions:  make(map[sessionKey]*session),
+		wires:     wires(),
 	}
 	s.entries.max = maxJournalEntries
 	for _, sc := range scenarios {
@@ -129,7 +130,7 @@ func (s *Server) Open(name, session string, clock Clock) error {
 	sess := newSession(sc, session, clock, &s.seq, &s.entries)
 	sess.gen = s.resets.Load()
 	sess.start, sess.started = clock.Now(), true
-	sess.mem.on = true            // memo.go
+	sess.mem.On = true            // internal/wire/memo.go
 	sess.quota = newQuotas(sc.sc) // buckets live on the session's clock
 	key := sessionKey{name, session}
 	s.mu.Lock()
@@ -243,9 +244,9 @@ func (s *Server) session(sc *served, name, session string) *session {
 	return sess
 }
 
-// ServeHTTP routes POST /<scenario>/v1/messages (Anthropic) and POST
-// /<scenario>/v1/chat/completions (OpenAI) to the scenario's session named
-// by SessionHeader, and /_faultbench/ to the journal and reset. Any other
+// ServeHTTP routes a POST to a wire's route under /<scenario> (Anthropic's
+// v1/messages, OpenAI's v1/chat/completions and v1/responses) to the
+// scenario's session named by SessionHeader, and /_faultbench/ to the journal and reset. Any other
 // path, or an unknown scenario, is a 404 in the wire's error shape;
 // another method on an API path is a 405.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
@@ -257,42 +258,42 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if routed, sess, ok := pathSession(r.URL.Path); ok { // pathsession.go
 		r.URL.Path, sessName = routed, sess
 	}
-	if name, ok := countTokensRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
-		s.countTokens(w, r, s.lookup(name), name, sessName)
+	if name, api, ok := s.countRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
+		s.countTokens(w, r, api, s.lookup(name), name, sessName)
 		return
 	}
-	name, wr, ok := route(r.URL.Path)
+	name, wr, ok := s.route(r.URL.Path)
 	var sc *served
 	if ok {
 		sc = s.lookup(name)
 	}
 	if sc == nil {
 		if !ok {
-			wr = wireOfPath(r.URL.Path)
+			wr = s.wireOfPath(r.URL.Path)
 		}
-		s.stray(w, r, routeNotFound(r.Method, r.URL.Path, clipEntry(name), ok, wr), wr, name, sessName)
+		s.stray(w, r, wr.NotFound(r.Method, r.URL.Path, clipEntry(name), ok), wr, name, sessName)
 		return
 	}
 	if len(sessName) > maxSessionName {
-		s.stray(w, r, invalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, name, "")
+		s.stray(w, r, wire.InvalidRequest(fmt.Sprintf("%s: at most %d bytes", SessionHeader, maxSessionName)), wr, name, "")
 		return
 	}
 
 	sess := s.session(sc, name, sessName)
-	in := incoming{wire: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
+	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
 	read := false // the body was read to its end
 	switch {
 	case r.Method != http.MethodPost:
 		w.Header()["Allow"] = []string{http.MethodPost}
-		in.rejected = methodNotAllowed(r.Method)
+		in.rejected = wire.MethodNotAllowed(r.Method)
 	case purposeIndex(in.purpose) < 0:
-		in.rejected = invalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
-	case wr == anthropicWire && checkVersion(r.Header) != nil:
-		in.rejected = checkVersion(r.Header)
+		in.rejected = wire.InvalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
+	case wr.Check(r.Header) != nil:
+		in.rejected = wr.Check(r.Header)
 	default:
-		in.req.keepLast = sc.contains
+		in.req.KeepLast = sc.contains
 		if sess != nil {
-			in.req.mem = &sess.mem
+			in.req.Mem = &sess.mem
 		}
 		var hb *hashingBody
 		if r.Body != nil {
@@ -309,7 +310,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		hangUpUnread(w, r)
 	}
 	if sess == nil {
-		e := invalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
+		e := wire.InvalidRequest(fmt.Sprintf("too many sessions (%d): POST %sreset to clear them", maxSessions, adminPrefix))
 		s.stray(w, r, e, wr, name, "")
 		return
 	}
@@ -329,28 +330,10 @@ func hangUpUnread(w http.ResponseWriter, r *http.Request) {
 }
 
 // reject answers a request that reaches no session, so is not journaled.
-func reject(w http.ResponseWriter, r *http.Request, e *apiError, wr wire, id string) {
-	rp := reply{wire: wr, err: e, requestID: id}
+func reject(w http.ResponseWriter, r *http.Request, e *wire.Error, api wire.Wire, id string) {
+	rp := reply{api: api}
+	rp.Err, rp.RequestID = e, id
 	rp.write(w, r)
-}
-
-// route splits "/<scenario>/v1/messages" or
-// "/<scenario>/v1/chat/completions" into the scenario's name and the wire.
-// A path that is neither is Anthropic's to answer.
-func route(path string) (string, wire, bool) {
-	wr := anthropicWire
-	name, ok := strings.CutSuffix(path, messagesPath)
-	if !ok {
-		if name, ok = strings.CutSuffix(path, completionsPath); ok {
-			wr = openaiWire
-		} else if name, ok = strings.CutSuffix(path, responsesPath); ok {
-			wr = responsesWire
-		}
-	}
-	if !ok || len(name) < 2 || name[0] != '/' {
-		return "", wr, false
-	}
-	return name[1:], wr, true
 }
 
 // header returns the first value of a header (key in canonical form), or

@@ -9,6 +9,7 @@ import (
 
 	"github.com/faultbench/faultbench/internal/canonjson"
 	"github.com/faultbench/faultbench/internal/tokens"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -87,7 +88,7 @@ type session struct {
 	asked    time.Duration // the wait the last answer asked for
 	hasAsked bool
 	records  journal
-	mem      memory       // the last body's messages, in a session made by Open (memo.go)
+	mem      wire.Memory  // the last body's messages, in a session made by Open (internal/wire/memo.go)
 	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 }
 
@@ -109,9 +110,9 @@ func (s *session) idName() string {
 // incoming is a request as the server hands it to its session: decoded, or
 // already rejected.
 type incoming struct {
-	wire       wire
-	req        request
-	rejected   *apiError // a bad method, purpose header or body
+	api        wire.Wire
+	req        wire.Request
+	rejected   *wire.Error // a bad method, purpose header or body
 	purpose    string
 	retryCount *int
 	// fingerprint hashes the body as read (hasBody: one was), so that a
@@ -151,12 +152,10 @@ func (s *session) serve(in *incoming) reply {
 		attempt = s.attempts[i]
 	}
 	sc := s.scenario.sc
-	rp := reply{
-		wire: in.wire, stream: in.req.stream, usage: in.req.includeUsage, input: in.req.inputTokens(),
-		requestID: requestID(sc.Name, s.idName(), s.n), created: now.Unix(), clock: s.clock,
-	}
+	rp := reply{api: in.api, stream: in.req.Stream, clock: s.clock}
+	rp.Usage, rp.Input, rp.RequestID, rp.Created = in.req.IncludeUsage, in.req.InputTokens(), requestID(sc.Name, s.idName(), s.n), now.Unix()
 	if in.rejected != nil {
-		rp.err = in.rejected
+		rp.Err = in.rejected
 	} else {
 		s.answer(&rp, &in.req, in.purpose, attempt, t, now)
 	}
@@ -173,15 +172,15 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		TimeMS:      t.Milliseconds(),
 		Purpose:     in.purpose,
 		Attempt:     attempt,
-		Model:       in.req.model,
-		MaxTokens:   in.req.maxTokens,
-		InputTokens: in.req.inputTokens(),
+		Model:       in.req.Model,
+		MaxTokens:   in.req.MaxTokens,
+		InputTokens: in.req.InputTokens(),
 		Status:      rp.status(),
 		Kind:        rp.kind(),
 		RetryCount:  in.retryCount,
-		RequestID:   rp.requestID,
-		Wire:        in.wire.String(),
-		Stream:      in.req.stream,
+		RequestID:   rp.RequestID,
+		Wire:        in.api.Spec().Name,
+		Stream:      in.req.Stream,
 	}
 	if in.hasBody {
 		e.Resend = s.recent.resend(in.fingerprint, s.n)
@@ -202,15 +201,9 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		}
 	}
 	switch {
-	case rp.err == nil && e.Status == 200 && (e.Kind == kindOK || e.Kind == kindTruncated):
-		e.OutputTokens, e.StopReason = rp.ans.output, rp.ans.stop
-		switch in.wire {
-		case openaiWire:
-			e.StopReason = finishReason(rp.ans.stop)
-		case responsesWire:
-			e.StopReason = responseStopReason(&rp.ans)
-		}
-	case rp.err == nil && e.Status == 200:
+	case rp.Err == nil && e.Status == 200 && (e.Kind == wire.KindOK || e.Kind == wire.KindTruncated):
+		e.OutputTokens, e.StopReason = rp.Ans.Output, in.api.StopReason(&rp.Ans)
+	case rp.Err == nil && e.Status == 200:
 		// A 200 the fault broke: what the client got, and no stop reason.
 		e.OutputTokens = rp.outputSent()
 	}
@@ -223,7 +216,7 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		}
 	}
 	s.last, s.hasAsked = t, false
-	if rp.err != nil {
+	if rp.Err != nil {
 		if d, ok := rp.askedWait(now); ok {
 			ms := d.Milliseconds()
 			e.RetryAfterMS, s.asked, s.hasAsked = &ms, d, true
@@ -239,19 +232,20 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 // it has a status of 400 or more and not ok; with its fault when it has
 // one; otherwise (ok, or only headers) with a complete answer. Its headers
 // go on any of them.
-func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t time.Duration, now time.Time) {
+func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int, t time.Duration, now time.Time) {
 	sc := s.scenario.sc
 	// model is what the script and limits see; q.model, what the client
 	// sent, stays in the journal and the answer.
-	model, ok := s.scenario.resolve(q.model)
+	model, ok := s.scenario.resolve(q.Model)
 	if !ok {
-		rp.err = unknownModel(rp.wire, q.model, s.scenario.modelNames())
+		// A 30 MB model name is not sent back whole.
+		rp.Err = rp.api.UnknownModel(clipEntry(q.Model), s.scenario.modelNames())
 		return
 	}
 	m := sc.Models[model]
-	defer func() { rp.rate = s.quota.state(model, now) }()
-	if err := checkLimits(rp.wire, q.model, m, q); err != nil {
-		rp.err = err
+	defer func() { rp.Rate = s.quota.state(model, now) }()
+	if err := rp.api.Limits(q.Model, m, q); err != nil {
+		rp.Err = err
 		return
 	}
 	i := s.match(q, model, purpose, attempt, t)
@@ -268,19 +262,19 @@ func (s *session) answer(rp *reply, q *request, purpose string, attempt int, t t
 		pace(rp, m)
 		return
 	case !r.OK && r.Status >= 400:
-		s.scriptedError(rp, &sc.Script[i], q.model, t, now)
+		s.scriptedError(rp, &sc.Script[i], q.Model, t, now)
 		return
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
 		if r.Fault.Kind == scenario.FaultError {
-			failure := scripted(rp.wire, statusOfType(r.Type), r.Type, r.Message, q.model, 0, rp.requestID)
-			if !q.stream {
+			failure := rp.api.Scripted(wire.Scripted{Status: statusOfType(r.Type), Type: r.Type, Msg: r.Message, Model: q.Model, RequestID: rp.RequestID})
+			if !q.Stream {
 				// No stream to fail in: the error comes as its status.
-				rp.err = failure
+				rp.Err = failure
 				rp.fault = scenario.Fault{Dribble: r.Fault.Dribble, Delay: r.Fault.Delay}
 				return
 			}
-			rp.failure = failure
+			rp.Failure = failure
 		}
 	}
 	s.compose(rp, q, m, purpose)
@@ -303,9 +297,9 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t 
 			wait = b - t
 		}
 	}
-	rp.wait = wait
-	rp.err = scripted(rp.wire, r.Status, r.Type, r.Message, model, wait, rp.requestID)
-	if rp.err.kind == kindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
+	rp.Wait = wait
+	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: model, Wait: wait, RequestID: rp.RequestID})
+	if rp.Err.Kind == wire.KindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
 		rp.retryAfter = retryAfterSeconds(wait)
 	}
 }
@@ -313,28 +307,28 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t 
 // compose fills a complete answer: the turn's answer, or a repair call's
 // summary, cut at max_tokens (without max_tokens, an OpenAI request is cut
 // at the model's max_output).
-func (s *session) compose(rp *reply, q *request, m scenario.Model, purpose string) {
+func (s *session) compose(rp *reply, q *wire.Request, m scenario.Model, purpose string) {
 	sc := s.scenario.sc
 	text := s.scenario.answer
 	if purpose == purposeRepair {
 		text = s.scenario.summary
 	}
-	a := answer{model: q.model, stop: "end_turn", input: q.inputTokens(), output: tokens.Count(text), text: text}
-	a.id = answerID(rp.wire, sc.Name, s.idName(), s.n)
-	limit := q.maxTokens
+	a := wire.Answer{Model: q.Model, Stop: "end_turn", Input: q.InputTokens(), Output: tokens.Count(text), Text: text}
+	a.ID = wire.AnswerID(rp.api.Spec(), sc.Name, s.idName(), s.n)
+	limit := q.MaxTokens
 	if limit == 0 {
 		limit = m.MaxOutput
 	}
-	if limit > 0 && a.output > limit {
-		a.text, a.stop, a.output = tokens.Truncate(text, limit), "max_tokens", limit
+	if limit > 0 && a.Output > limit {
+		a.Text, a.Stop, a.Output = tokens.Truncate(text, limit), "max_tokens", limit
 	}
-	rp.ans = a
+	rp.Ans = a
 }
 
 // toolAnswer fills an answer of tool_use blocks from rule i, in its n-th
 // use: every call, or with cycle the call (n−1) mod len; with vary each
 // input gains "step": n. The output tokens are those of the inputs' JSON.
-func (s *session) toolAnswer(rp *reply, q *request, i int) {
+func (s *session) toolAnswer(rp *reply, q *wire.Request, i int) {
 	sc := s.scenario.sc
 	r := &sc.Script[i].Respond
 	n := s.uses[i]
@@ -346,8 +340,9 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 			idx = append(idx, k)
 		}
 	}
-	a := answer{model: q.model, stop: "tool_use", input: q.inputTokens()}
-	a.id = answerID(rp.wire, sc.Name, s.idName(), s.n)
+	spec := rp.api.Spec()
+	a := wire.Answer{Model: q.Model, Stop: "tool_use", Input: q.InputTokens()}
+	a.ID = wire.AnswerID(spec, sc.Name, s.idName(), s.n)
 	for k, j := range idx {
 		input := s.scenario.inputs[i][j]
 		if r.Vary {
@@ -358,25 +353,22 @@ func (s *session) toolAnswer(rp *reply, q *request, i int) {
 				input = step + "," + input[1:]
 			}
 		}
-		id := toolUseID(sc.Name, s.idName(), s.n, k)
-		if rp.wire.openai() {
-			id = toolCallID(sc.Name, s.idName(), s.n, k)
-		}
-		a.tools = append(a.tools, toolCall{id: id, name: r.ToolUse[j].Name, input: input})
-		a.output += tokens.Count(input)
+		id := wire.ToolID(spec, sc.Name, s.idName(), s.n, k)
+		a.Tools = append(a.Tools, wire.ToolCall{ID: id, Name: r.ToolUse[j].Name, Input: input})
+		a.Output += tokens.Count(input)
 	}
-	rp.ans = a
+	rp.Ans = a
 }
 
 // match returns the index of the first rule whose when matches the request
 // and whose times is not used up, or -1.
-func (s *session) match(q *request, model, purpose string, attempt int, t time.Duration) int {
+func (s *session) match(q *wire.Request, model, purpose string, attempt int, t time.Duration) int {
 	for i := range s.scenario.sc.Script {
 		r := &s.scenario.sc.Script[i]
 		if r.Times > 0 && s.uses[i] >= r.Times {
 			continue
 		}
-		if matches(&r.When, model, purpose, attempt, t) && (r.When.Contains == "" || q.lastContains(r.When.Contains)) {
+		if matches(&r.When, model, purpose, attempt, t) && (r.When.Contains == "" || q.LastContains(r.When.Contains)) {
 			return i
 		}
 	}

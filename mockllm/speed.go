@@ -5,6 +5,7 @@ import (
 	"net/http"
 	"time"
 
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -20,11 +21,11 @@ import (
 // pace sets the reply's speed from the model's, for a complete answer (or
 // tool calls) without a fault.
 func pace(rp *reply, m scenario.Model) {
-	if rp.err != nil || !rp.fault.IsZero() || m.Speed.IsZero() {
+	if rp.Err != nil || !rp.fault.IsZero() || m.Speed.IsZero() {
 		return
 	}
 	rp.lag = m.Speed.FirstToken.D()
-	rp.gen = m.Speed.Duration(rp.ans.output) - rp.lag
+	rp.gen = m.Speed.Duration(rp.Ans.Output) - rp.lag
 }
 
 // firstWait is what the reply waits before its headers.
@@ -74,17 +75,17 @@ func generate(ctx context.Context, w http.ResponseWriter, c Clock, gen time.Dura
 // reservation settles when it ends; else the 529 or the 429, the latter
 // with retry-after in whole seconds.
 // model is the served model the request's name resolved to.
-func (s *session) admitted(rp *reply, q *request, model string, m scenario.Model, purpose string, now time.Time) {
-	tk, refusal, wait := s.quota.admit(rp.wire, model, rp.requestID, q.inputTokens(), q.maxTokens, now)
+func (s *session) admitted(rp *reply, q *wire.Request, model string, m scenario.Model, purpose string, now time.Time) {
+	tk, refusal, wait := s.quota.admit(rp.api, model, rp.RequestID, q.InputTokens(), q.MaxTokens, now)
 	if refusal != nil {
-		rp.err = refusal
+		rp.Err = refusal
 		if wait > 0 {
-			rp.wait = wait
+			rp.Wait = wait
 			rp.retryAfter = retryAfterSeconds(wait)
 		}
 		return
 	}
 	s.compose(rp, q, m, purpose)
 	pace(rp, m)
-	s.quota.settle(tk, rp.ans.output, now.Add(rp.lag+rp.gen))
+	s.quota.settle(tk, rp.Ans.Output, now.Add(rp.lag+rp.gen))
 }

@@ -4,6 +4,8 @@ import (
 	"net/http"
 	"strings"
 	"sync"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // maxStrays bounds the journal of requests that reached no session: the
@@ -49,12 +51,12 @@ func clipStray(s string) string { return strings.Clone(clipEntry(s)) }
 
 // stray answers a request that reaches no session, and journals it with
 // its route and the status it got.
-func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *apiError, wr wire, scenario, session string) {
+func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *wire.Error, api wire.Wire, scenario, session string) {
 	id := s.rejectID(r.URL.Path)
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
-		Scenario: clipStray(scenario), Session: clipStray(session), Route: clipStray(r.URL.Path), Status: e.status, Kind: e.kind,
-		RequestID: id, Wire: wr.String(), RetryCount: retryCount(r.Header), Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)),
+		Scenario: clipStray(scenario), Session: clipStray(session), Route: clipStray(r.URL.Path), Status: e.Status, Kind: e.Kind,
+		RequestID: id, Wire: api.Spec().Name, RetryCount: retryCount(r.Header), Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)),
 	}})
 	hangUpUnread(w, r)
-	reject(w, r, e, wr, id)
+	reject(w, r, e, api, id)
 }

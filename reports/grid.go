@@ -233,13 +233,3 @@ func (c comparison) differs(v ScenarioVerdict) bool {
 	}
 	return maxA > 2*minA || maxT > 2*minT
 }
-
-// leadSentence is the first sentence of a description, white space
-// collapsed: what the scenario is, for the compact list of differences.
-func leadSentence(description string) string {
-	d := strings.Join(strings.Fields(description), " ")
-	if i := strings.Index(d, ". "); i >= 0 {
-		return d[:i+1]
-	}
-	return d
-}

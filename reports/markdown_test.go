@@ -2,10 +2,14 @@ package reports
 
 import (
 	"bytes"
+	"fmt"
 	"strings"
+	"unicode/utf8"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/ledger"
 )
 
 var _ = Describe("Markdown", func() {
@@ -68,5 +72,31 @@ var _ = Describe("Markdown", func() {
 
 	It("reports a failed write", func() {
 		Expect(Markdown(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
+	})
+})
+
+var _ = Describe("Markdown's size", func() {
+	It("stays within MarkdownLimit characters, the scenarios that differ first, and says what it cut", func() {
+		rep := ledger.Report{Seed: 1}
+		descriptions := map[string]string{}
+		for i := range 120 {
+			sc := fmt.Sprintf("scenario-%03d", i)
+			descriptions[sc] = strings.Repeat("A long description of what the scenario teaches. ", 20)
+			blind := ledger.OutcomeSuccess
+			if i%2 == 0 { // the even scenarios differ
+				blind = ledger.OutcomeFailed
+			}
+			rep.Results = append(rep.Results,
+				ledger.Result{Scenario: sc, Strategy: "blind", Outcome: blind, Attempts: 5},
+				ledger.Result{Scenario: sc, Strategy: "classify", Outcome: ledger.OutcomeSuccess, Attempts: 5})
+		}
+		var buf bytes.Buffer
+		Expect(Markdown(&buf, rep, Options{Descriptions: descriptions})).To(Succeed())
+		out := buf.String()
+		Expect(utf8.RuneCountInString(out)).To(BeNumerically("<=", MarkdownLimit))
+		Expect(out).To(MatchRegexp(`\ncut: \d+ scenarios' tables not shown here to keep this under 60,000 characters; see the HTML/JSON artifact\.\n`))
+		Expect(out).To(ContainSubstring("<b>scenario-000</b>"), "a scenario that differs is kept")
+		Expect(out).NotTo(ContainSubstring("<b>scenario-119</b>"), "one where they agree is cut first")
+		Expect(out).To(ContainSubstring("| scenario-119 |"), "the grid names every scenario")
 	})
 })

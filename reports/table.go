@@ -25,7 +25,7 @@ const submittedNote = "Note: submitted tokens are what the server counted as sen
 // opts.SummaryOnly, a grid of scenarios × strategies with each run's
 // outcome and attempts, and the scenarios in detail: with opts.Details
 // every scenario's cost table, with opts.Scenarios those named, and by
-// default a short entry — lead sentence and verdict line — for each
+// default a short entry — its name and verdict — for each
 // scenario where the strategies differ (see [Options].Details); then,
 // when there are any, the broken budgets and the comparison with a
 // baseline; then a note that submitted tokens are not billed tokens.
@@ -177,15 +177,15 @@ func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Exp
 			}
 		}
 	default:
-		writeDifferences(buf, c, opts)
+		writeDifferences(buf, c)
 	}
 	return nil
 }
 
 // writeDifferences writes, for each scenario where the strategies differ
-// (see comparison.differs), its title with its lead sentence and its
-// verdict line, then names the scenarios where they agree.
-func writeDifferences(buf *bytes.Buffer, c comparison, opts Options) {
+// (see comparison.differs), its name and its verdict, then names the
+// scenarios where they agree.
+func writeDifferences(buf *bytes.Buffer, c comparison) {
 	var same []string
 	wrote := false
 	for _, v := range c.verdicts {
@@ -197,13 +197,7 @@ func writeDifferences(buf *bytes.Buffer, c comparison, opts Options) {
 			buf.WriteString("== where the strategies differ ==\n\n")
 			wrote = true
 		}
-		writeWrapped(buf, texttable.Plain(v.Scenario+": "+leadSentence(opts.Descriptions[v.Scenario])), texttable.MaxWidth-2)
-		for i, line := range wrapText(texttable.Plain(verdictLine(c.g, v)), texttable.MaxWidth-4) {
-			if i > 0 {
-				line = "  " + line
-			}
-			buf.WriteString("  " + line + "\n")
-		}
+		writeWrapped(buf, texttable.Plain(v.Scenario+": "+strings.TrimPrefix(verdictLine(c.g, v), "verdict: ")), texttable.MaxWidth-2)
 	}
 	if wrote {
 		buf.WriteByte('\n')

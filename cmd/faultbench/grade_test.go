@@ -52,7 +52,7 @@ func TestGradeChecksAClientThatRetriesA400(t *testing.T) {
 		t.Fatalf("exit %d, want %d: %s%s", code, exitFailed, out, errOut)
 	}
 	for _, want := range []string{"== report card: ", "| permanent | invalid-request", "FAIL", "asked primary 1 more time after the 400 invalid_request, 1 of them the same body again",
-		"== summary ==", "| client "} {
+		"== summary: single turns ==", "| client "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the card lacks %q:\n%s", want, out)
 		}

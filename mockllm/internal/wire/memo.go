@@ -1,4 +1,4 @@
-package mockllm
+package wire
 
 import (
 	"bytes"
@@ -7,7 +7,7 @@ import (
 
 // A client resends its whole conversation with every request: a retry
 // resends the same body, and each step of an agent turn the same messages
-// and one or two more. A session opened with Server.Open (the harness's,
+// and one or two more. A session the harness opens (the harness's,
 // one per run, closed when the run ends) keeps what the decoder learnt of
 // the messages of the last body it read, and the next body's decoder
 // reuses each message that is byte for byte the same at the same offset,
@@ -20,70 +20,70 @@ import (
 // Sessions made by a request (faultbench serve) keep no memo, so memory
 // follows what a hostile client sends, not what it sent before.
 
-// bodyMemo is what the decoder learnt of one body's messages. It is
+// BodyMemo is what the decoder learnt of one body's messages. It is
 // never changed once made.
-type bodyMemo struct {
-	body []byte
-	msgs []memoMsg
-	buf  *bytes.Buffer // body's buffer
+type BodyMemo struct {
+	Body []byte
+	Msgs []MemoMsg
+	Buf  *bytes.Buffer // Body's buffer
 }
 
-// memoMsg is one message of a memo: where it sits in the body, and what
+// MemoMsg is one message of a memo: where it sits in the body, and what
 // walking it gave.
-type memoMsg struct {
-	start, end         int
-	tokens             int
-	system             bool // OpenAI: a system or developer message
-	lastStart, lastEnd int  // where its content sits
+type MemoMsg struct {
+	Start, End         int
+	Tokens             int
+	System             bool // OpenAI: a system or developer message
+	LastStart, LastEnd int  // where its content sits
 }
 
-// memory is a session's memo, when it keeps one, and the buffer of the
+// Memory is a session's memo, when it keeps one, and the buffer of the
 // memo before it, for the next body: a session reads each body into the
 // buffer the last memo but one held, so a long agent turn allocates no
 // new buffer per step.
-type memory struct {
-	on       bool
-	last     atomic.Pointer[bodyMemo]
-	spare    atomic.Pointer[bytes.Buffer]
-	inflight atomic.Int32 // bodies of the session being read now
+type Memory struct {
+	On       bool
+	Last     atomic.Pointer[BodyMemo]
+	Spare    atomic.Pointer[bytes.Buffer]
+	Inflight atomic.Int32 // bodies of the session being read now
 }
 
-// keep makes m the session's memo. The memo it replaces gives its buffer
+// Keep makes m the session's memo. The memo it replaces gives its buffer
 // for the next body only when no other body of the session is being read
 // (which could be reading that memo): a reader counts itself in before it
 // loads the memo, and the count is read after the memo is replaced.
-func (mem *memory) keep(m *bodyMemo) {
-	old := mem.last.Swap(m)
-	if old != nil && mem.inflight.Load() == 1 {
-		mem.spare.Store(old.buf)
+func (mem *Memory) Keep(m *BodyMemo) {
+	old := mem.Last.Swap(m)
+	if old != nil && mem.Inflight.Load() == 1 {
+		mem.Spare.Store(old.Buf)
 	}
 }
 
-// reuse reads message i from the memo when its bytes are those the memo
+// Reuse reads message i from the memo when its bytes are those the memo
 // saw at the same offset, moving past it; ok is false (and the memo is
 // dropped for the rest of the body) otherwise.
-func (s *scanner) reuse(i int) (m memoMsg, ok bool) {
+func (s *Scanner) Reuse(i int) (m MemoMsg, ok bool) {
 	if s.memo == nil {
 		return m, false
 	}
 	s.Peek()
-	if i >= len(s.memo.msgs) {
+	if i >= len(s.memo.Msgs) {
 		s.memo = nil
 		return m, false
 	}
-	m = s.memo.msgs[i]
-	if m.start != s.Pos() || m.end > len(s.Bytes()) || !bytes.Equal(s.Bytes()[m.start:m.end], s.memo.body[m.start:m.end]) {
+	m = s.memo.Msgs[i]
+	if m.Start != s.Pos() || m.End > len(s.Bytes()) || !bytes.Equal(s.Bytes()[m.Start:m.End], s.memo.Body[m.Start:m.End]) {
 		s.memo = nil
 		return m, false
 	}
-	s.Seek(m.end)
-	s.lastStart, s.lastEnd = m.lastStart, m.lastEnd
-	s.note(m)
+	s.Seek(m.End)
+	s.LastStart, s.LastEnd = m.LastStart, m.LastEnd
+	s.Note(m)
 	return m, true
 }
 
-// note records a message for the next body's memo.
-func (s *scanner) note(m memoMsg) {
+// Note records a message for the next body's memo.
+func (s *Scanner) Note(m MemoMsg) {
 	if s.remember {
 		s.recs = append(s.recs, m)
 	}

@@ -1,12 +1,14 @@
-package mockllm
+package anthropic
+
+import "github.com/faultbench/faultbench/mockllm/internal/wire"
 
 // content reads a message's content, a string or a list of blocks, and
 // returns its tokens.
-func (s *scanner) content() (int, *fieldError) {
+func (s *walker) content() (int, *fieldError) {
 	switch s.Peek() {
 	case '"':
 		_, n := s.Str()
-		return countBytes(n), nil
+		return wire.CountBytes(n), nil
 	case '[':
 		return s.blocks(false)
 	}
@@ -15,7 +17,7 @@ func (s *scanner) content() (int, *fieldError) {
 
 // blocks reads a list of content blocks and returns their tokens. With
 // onlyText (the system prompt) every block must be a text block.
-func (s *scanner) blocks(onlyText bool) (int, *fieldError) {
+func (s *walker) blocks(onlyText bool) (int, *fieldError) {
 	s.Enter()
 	total := 0
 	for i := 0; s.More(); i++ {
@@ -51,7 +53,7 @@ type blockFields struct {
 // block reads one content block. Text blocks count their text, tool_use
 // blocks the raw JSON of their input, tool_result blocks their content;
 // any other type (image, document, thinking...) is accepted and counts 0.
-func (s *scanner) block() (block, *fieldError) {
+func (s *walker) block() (block, *fieldError) {
 	if s.Peek() != '{' {
 		return block{}, s.fail(msgDict)
 	}
@@ -108,7 +110,7 @@ func (s *scanner) block() (block, *fieldError) {
 }
 
 // count checks the fields a block's type requires and returns its tokens.
-func (f *blockFields) count(s *scanner) (block, *fieldError) {
+func (f *blockFields) count(s *walker) (block, *fieldError) {
 	if !f.hasType {
 		return block{}, s.failKey("type", msgRequired)
 	}
@@ -117,7 +119,7 @@ func (f *blockFields) count(s *scanner) (block, *fieldError) {
 		if !f.hasText {
 			return block{}, s.failKey("text", msgRequired)
 		}
-		return block{typ: "text", tokens: countBytes(f.textBytes)}, nil
+		return block{typ: "text", tokens: wire.CountBytes(f.textBytes)}, nil
 	case "tool_use":
 		switch {
 		case !f.hasID:
@@ -127,7 +129,7 @@ func (f *blockFields) count(s *scanner) (block, *fieldError) {
 		case !f.hasInput:
 			return block{}, s.failKey("input", msgRequired)
 		}
-		return block{typ: "tool_use", tokens: countBytes(f.inputBytes)}, nil
+		return block{typ: "tool_use", tokens: wire.CountBytes(f.inputBytes)}, nil
 	case "tool_result":
 		if !f.hasToolUseID {
 			return block{}, s.failKey("tool_use_id", msgRequired)
@@ -138,7 +140,7 @@ func (f *blockFields) count(s *scanner) (block, *fieldError) {
 }
 
 // stringLen reads the string at key and returns its decoded length.
-func (s *scanner) stringLen(key string) (int, *fieldError) {
+func (s *walker) stringLen(key string) (int, *fieldError) {
 	if s.Peek() != '"' {
 		return 0, s.failKey(key, msgString)
 	}

@@ -1,4 +1,4 @@
-package mockllm
+package wire
 
 // Tool definitions count in a request's input, as the real APIs count
 // them: by the token rule, each tool's name, its description and the raw
@@ -6,10 +6,10 @@ package mockllm
 // "function" in Chat Completions and at the top in the Responses API), each
 // on its own.
 
-// toolTokens reads a request's tools (s stands at the value of "tools")
+// ToolTokens reads a request's tools (s stands at the value of "tools")
 // and returns their tokens; anything that is not a list of objects counts
 // nothing.
-func toolTokens(s *scanner) int {
+func ToolTokens(s *Scanner) int {
 	if s.Peek() != '[' {
 		s.Skip()
 		return 0
@@ -25,7 +25,7 @@ func toolTokens(s *scanner) int {
 // toolDefinition counts one tool: its name, description and schema, and
 // those of a nested "function" object; of a key given twice, the last
 // counts, as encoding/json would read it.
-func toolDefinition(s *scanner) int {
+func toolDefinition(s *Scanner) int {
 	if s.Peek() != '{' {
 		s.Skip()
 		return 0
@@ -52,19 +52,19 @@ func toolDefinition(s *scanner) int {
 }
 
 // stringTokens is the tokens of a string value, 0 for any other.
-func stringTokens(s *scanner) int {
+func stringTokens(s *Scanner) int {
 	if s.Peek() != '"' {
 		s.Skip()
 		return 0
 	}
 	_, n := s.Str()
-	return countBytes(n)
+	return CountBytes(n)
 }
 
 // rawTokens is the tokens of a value's raw JSON.
-func rawTokens(s *scanner) int {
+func rawTokens(s *Scanner) int {
 	s.Peek()
 	start := s.Pos()
 	s.Skip()
-	return countBytes(s.Pos() - start)
+	return CountBytes(s.Pos() - start)
 }

@@ -1,10 +1,11 @@
-package mockllm
+package responses
 
 import (
 	"bytes"
 	"strconv"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // The OpenAI Responses API wire format (POST <base>v1/responses): the
@@ -14,8 +15,8 @@ import (
 
 // responseStatus is a response's status: incomplete when the answer was
 // cut at max_output_tokens, else completed.
-func responseStatus(a *answer) string {
-	if a.stop == "max_tokens" {
+func responseStatus(a *wire.Answer) string {
+	if a.Stop == "max_tokens" {
 		return "incomplete"
 	}
 	return "completed"
@@ -23,8 +24,8 @@ func responseStatus(a *answer) string {
 
 // responseStopReason is what the journal records as a Responses API
 // answer's stop reason: the status, or max_output_tokens for a cut.
-func responseStopReason(a *answer) string {
-	if a.stop == "max_tokens" {
+func responseStopReason(a *wire.Answer) string {
+	if a.Stop == "max_tokens" {
 		return "max_output_tokens"
 	}
 	return "completed"
@@ -33,12 +34,12 @@ func responseStopReason(a *answer) string {
 // appendResponse appends a response object with the given status; with
 // output, the answer's output items and usage, else none (the response an
 // in-progress stream begins with).
-func (r *reply) appendResponse(b []byte, status string, output bool) []byte {
-	a := &r.ans
+func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte {
+	a := &r.Ans
 	b = append(b, `{"id":`...)
-	b = jsonscan.AppendString(b, a.id)
+	b = jsonscan.AppendString(b, a.ID)
 	b = append(b, `,"object":"response","created_at":`...)
-	b = strconv.AppendInt(b, r.created, 10)
+	b = strconv.AppendInt(b, r.Created, 10)
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	b = append(b, `","error":null,"incomplete_details":`...)
@@ -48,16 +49,16 @@ func (r *reply) appendResponse(b []byte, status string, output bool) []byte {
 		b = append(b, "null"...)
 	}
 	b = append(b, `,"instructions":null,"max_output_tokens":null,"model":`...)
-	b = jsonscan.AppendString(b, a.model)
+	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"output":[`...)
 	if output {
-		b = r.appendItems(b, status)
+		b = appendItems(r, b, status)
 	}
 	b = append(b, `],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},`+
 		`"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"}},"tool_choice":"auto",`+
 		`"tools":[],"top_p":1.0,"truncation":"disabled","usage":`...)
 	if output {
-		b = appendResponseUsage(b, a.input, a.output)
+		b = appendResponseUsage(b, a.Input, a.Output)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -65,31 +66,31 @@ func (r *reply) appendResponse(b []byte, status string, output bool) []byte {
 }
 
 // appendItems appends the output items, each with the given status.
-func (r *reply) appendItems(b []byte, status string) []byte {
-	a := &r.ans
+func appendItems(r *wire.Reply, b []byte, status string) []byte {
+	a := &r.Ans
 	first := true
-	if a.hasText() {
-		b = r.appendMessageItem(b, status, a.text)
+	if a.HasText() {
+		b = appendMessageItem(r, b, status, a.Text)
 		first = false
 	}
-	for k := range a.tools {
+	for k := range a.Tools {
 		if !first {
 			b = append(b, ',')
 		}
 		first = false
-		b = r.appendCallItem(b, k, "completed", a.tools[k].input)
+		b = appendCallItem(r, b, k, "completed", a.Tools[k].Input)
 	}
 	return b
 }
 
-func (r *reply) messageItemID() string { return itemID("msg_", r.ans.id, 0) }
+func messageItemID(r *wire.Reply) string { return itemID("msg_", r.Ans.ID, 0) }
 
-func (r *reply) callItemID(k int) string { return itemID("fc_", r.ans.id, k+1) }
+func callItemID(r *wire.Reply, k int) string { return itemID("fc_", r.Ans.ID, k+1) }
 
 // appendMessageItem appends the message item with its text.
-func (r *reply) appendMessageItem(b []byte, status, text string) []byte {
+func appendMessageItem(r *wire.Reply, b []byte, status, text string) []byte {
 	b = append(b, `{"type":"message","id":`...)
-	b = jsonscan.AppendString(b, r.messageItemID())
+	b = jsonscan.AppendString(b, messageItemID(r))
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	b = append(b, `","role":"assistant","content":[{"type":"output_text","text":`...)
@@ -98,14 +99,14 @@ func (r *reply) appendMessageItem(b []byte, status, text string) []byte {
 }
 
 // appendCallItem appends function_call item k with its arguments.
-func (r *reply) appendCallItem(b []byte, k int, status, args string) []byte {
-	t := &r.ans.tools[k]
+func appendCallItem(r *wire.Reply, b []byte, k int, status, args string) []byte {
+	t := &r.Ans.Tools[k]
 	b = append(b, `{"type":"function_call","id":`...)
-	b = jsonscan.AppendString(b, r.callItemID(k))
+	b = jsonscan.AppendString(b, callItemID(r, k))
 	b = append(b, `,"call_id":`...)
-	b = jsonscan.AppendString(b, t.id)
+	b = jsonscan.AppendString(b, t.ID)
 	b = append(b, `,"name":`...)
-	b = jsonscan.AppendString(b, t.name)
+	b = jsonscan.AppendString(b, t.Name)
 	b = append(b, `,"arguments":`...)
 	b = jsonscan.AppendString(b, args)
 	b = append(b, `,"status":"`...)
@@ -126,13 +127,13 @@ func appendResponseUsage(b []byte, input, output int) []byte {
 // responseStream builds a Responses API stream: each event named by its
 // type, its data carrying the type and a sequence number.
 type responseStream struct {
-	ev  *events
+	ev  *wire.Events
 	seq int
 }
 
 // begin starts event typ's data up to the fields after sequence_number.
 func (st *responseStream) begin(typ string) []byte {
-	b := st.ev.begin(typ)
+	b := st.ev.Begin(typ)
 	b = append(b, `{"type":"`...)
 	b = append(b, typ...)
 	b = append(b, `","sequence_number":`...)
@@ -141,9 +142,9 @@ func (st *responseStream) begin(typ string) []byte {
 	return b
 }
 
-func (st *responseStream) end(b []byte) { st.ev.end(append(b, '}')) }
+func (st *responseStream) end(b []byte) { st.ev.End(append(b, '}')) }
 
-// responseEvents appends the events of a streamed response, as the real
+// Stream appends the events of a streamed response, as the real
 // API sends them: response.created and response.in_progress; for the
 // message, output_item.added, content_part.added, output_text.delta in
 // pieces, output_text.done, content_part.done and output_item.done; for
@@ -151,17 +152,17 @@ func (st *responseStream) end(b []byte) { st.ev.end(append(b, '}')) }
 // pieces, function_call_arguments.done and output_item.done; then
 // response.completed (response.incomplete for an answer cut at
 // max_output_tokens).
-func (r *reply) responseEvents(ev *events) {
-	a := &r.ans
+func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
+	a := &r.Ans
 	st := &responseStream{ev: ev}
 	for _, typ := range []string{"response.created", "response.in_progress"} {
 		b := st.begin(typ)
 		b = append(b, `,"response":`...)
-		st.end(r.appendResponse(b, "in_progress", false))
+		st.end(appendResponse(r, b, "in_progress", false))
 	}
 	index := 0
-	if a.hasText() {
-		id := r.messageItemID()
+	if a.HasText() {
+		id := messageItemID(r)
 		b := st.begin("response.output_item.added")
 		b = append(b, `,"output_index":0,"item":{"type":"message","id":`...)
 		b = jsonscan.AppendString(b, id)
@@ -173,29 +174,29 @@ func (r *reply) responseEvents(ev *events) {
 			return append(b, `,"output_index":0,"content_index":0`...)
 		}
 		st.end(append(head("response.content_part.added"), `,"part":{"type":"output_text","text":"","annotations":[],"logprobs":[]}`...))
-		chunks(a.text, func(s string) {
+		wire.Chunks(a.Text, func(s string) {
 			b := append(head("response.output_text.delta"), `,"delta":`...)
 			b = jsonscan.AppendString(b, s)
-			ev.carry(len(s))
+			ev.Carry(len(s))
 			st.end(append(b, `,"logprobs":[]`...))
 		})
 		b = append(head("response.output_text.done"), `,"text":`...)
-		b = jsonscan.AppendString(b, a.text)
+		b = jsonscan.AppendString(b, a.Text)
 		st.end(append(b, `,"logprobs":[]`...))
 		b = append(head("response.content_part.done"), `,"part":{"type":"output_text","text":`...)
-		b = jsonscan.AppendString(b, a.text)
+		b = jsonscan.AppendString(b, a.Text)
 		st.end(append(b, `,"annotations":[],"logprobs":[]}`...))
 		b = append(st.begin("response.output_item.done"), `,"output_index":0,"item":`...)
-		st.end(r.appendMessageItem(b, responseStatus(a), a.text))
+		st.end(appendMessageItem(r, b, responseStatus(a), a.Text))
 		index++
 	}
-	for k := range a.tools {
-		id := r.callItemID(k)
+	for k := range a.Tools {
+		id := callItemID(r, k)
 		b := st.begin("response.output_item.added")
 		b = append(b, `,"output_index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"item":`...)
-		st.end(r.appendCallItem(b, k, "in_progress", ""))
+		st.end(appendCallItem(r, b, k, "in_progress", ""))
 		head := func(typ string) []byte {
 			b := st.begin(typ)
 			b = append(b, `,"item_id":`...)
@@ -203,32 +204,32 @@ func (r *reply) responseEvents(ev *events) {
 			b = append(b, `,"output_index":`...)
 			return strconv.AppendInt(b, int64(index), 10)
 		}
-		chunks(a.tools[k].input, func(s string) {
+		wire.Chunks(a.Tools[k].Input, func(s string) {
 			b := append(head("response.function_call_arguments.delta"), `,"delta":`...)
 			b = jsonscan.AppendString(b, s)
-			ev.carry(len(s))
+			ev.Carry(len(s))
 			st.end(b)
 		})
 		b = append(head("response.function_call_arguments.done"), `,"arguments":`...)
-		st.end(jsonscan.AppendString(b, a.tools[k].input))
+		st.end(jsonscan.AppendString(b, a.Tools[k].Input))
 		b = append(st.begin("response.output_item.done"), `,"output_index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"item":`...)
-		st.end(r.appendCallItem(b, k, "completed", a.tools[k].input))
+		st.end(appendCallItem(r, b, k, "completed", a.Tools[k].Input))
 		index++
 	}
 	status := responseStatus(a)
 	b := st.begin("response." + status)
 	b = append(b, `,"response":`...)
-	st.end(r.appendResponse(b, status, true))
+	st.end(appendResponse(r, b, status, true))
 }
 
-// responseFailed appends what a Responses API stream ends with when the
+// Failed appends what a Responses API stream ends with when the
 // server fails mid-way: an error event, then response.failed with the
 // error in the response.
-func (r *reply) responseFailed(ev *events, e *apiError) {
-	st := &responseStream{ev: ev, seq: len(ev.ends)}
-	code := e.code
+func (Wire) Failed(ev *wire.Events, r *wire.Reply, e *wire.Error) {
+	st := &responseStream{ev: ev, seq: ev.Len()}
+	code := e.Code
 	if code == "" {
 		code = "server_error"
 	}
@@ -236,15 +237,21 @@ func (r *reply) responseFailed(ev *events, e *apiError) {
 	b = append(b, `,"code":`...)
 	b = jsonscan.AppendString(b, code)
 	b = append(b, `,"message":`...)
-	b = jsonscan.AppendString(b, e.msg)
+	b = jsonscan.AppendString(b, e.Message)
 	st.end(append(b, `,"param":null`...))
 	b = st.begin("response.failed")
 	b = append(b, `,"response":`...)
-	resp := r.appendResponse(nil, "failed", false)
+	resp := appendResponse(r, nil, "failed", false)
 	// The failed response carries its error where the others say null.
 	failed := append([]byte(`{"code":`), jsonscan.AppendString(nil, code)...)
-	failed = append(append(failed, `,"message":`...), jsonscan.AppendString(nil, e.msg)...)
+	failed = append(append(failed, `,"message":`...), jsonscan.AppendString(nil, e.Message)...)
 	failed = append(failed, '}')
 	resp = bytes.Replace(resp, []byte(`"error":null`), append([]byte(`"error":`), failed...), 1)
 	st.end(append(b, resp...))
+}
+
+// itemID is the ID of output item k of an answer: msg_ for the message,
+// fc_ for a function call.
+func itemID(prefix string, answer string, k int) string {
+	return prefix + wire.Hex('i', answer, prefix, k)
 }

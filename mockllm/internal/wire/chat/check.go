@@ -1,11 +1,14 @@
-package mockllm
+package chat
 
 import (
 	"fmt"
 	"strings"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 )
 
-// checkChat applies Chat Completions' rules to the messages of a body its
+// check applies Chat Completions' rules to the messages of a body its
 // walker has accepted, in OpenAI's words:
 //
 //   - a tool message has a tool_call_id ("Missing required parameter:
@@ -23,17 +26,17 @@ import (
 //     'messages[N].content': empty array. ...").
 //
 // The same pass counts the tool definitions into q (see toolTokens).
-func checkChat(b []byte, q *request) *apiError {
-	s := newScanner(b)
+func check(b []byte, q *wire.Request) *wire.Error {
+	s := wire.NewScanner(b)
 	if s.Peek() != '{' {
 		return nil
 	}
 	s.Enter()
-	var err *apiError
+	var err *wire.Error
 	for s.More() {
 		switch k := s.Key(); {
 		case string(k) == "tools":
-			q.toolTokens = toolTokens(s)
+			q.ToolTokens = wire.ToolTokens(s)
 		case string(k) != "messages" || s.Peek() != '[':
 			s.Skip()
 		default:
@@ -53,17 +56,17 @@ type chatShape struct {
 	emptyList  bool
 }
 
-func chatMessages(s *scanner) *apiError {
+func chatMessages(s *wire.Scanner) *wire.Error {
 	s.Enter()
 	var (
-		bad     *apiError
+		bad     *wire.Error
 		open    []string // the calls of the last assistant message not answered yet
 		openAt  = -1     // that message's index
-		pending = func() *apiError {
+		pending = func() *wire.Error {
 			if len(open) == 0 {
 				return nil
 			}
-			return openaiParam(fmt.Sprintf("messages.[%d].role", openAt), "", "An assistant message with 'tool_calls' must be followed by tool "+
+			return openai.Param(fmt.Sprintf("messages.[%d].role", openAt), "", "An assistant message with 'tool_calls' must be followed by tool "+
 				"messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "+strings.Join(open, ", "))
 		}
 	)
@@ -74,16 +77,16 @@ func chatMessages(s *scanner) *apiError {
 		}
 		switch {
 		case m.emptyList:
-			bad = openaiParam(fmt.Sprintf("messages[%d].content", i), "empty_array", fmt.Sprintf(
+			bad = openai.Param(fmt.Sprintf("messages[%d].content", i), "empty_array", fmt.Sprintf(
 				"Invalid 'messages[%d].content': empty array. Expected an array with minimum length 1, but got an empty array instead.", i))
 			continue
 		case m.role == "tool" && !m.hasCallID:
-			bad = openaiMissing(fmt.Sprintf("messages[%d].tool_call_id", i))
+			bad = openai.Missing(fmt.Sprintf("messages[%d].tool_call_id", i))
 			continue
 		case m.role == "tool":
 			k := indexOf(open, m.toolCallID)
 			if k < 0 { // no call of the assistant message before, or one answered already
-				bad = openaiParam(fmt.Sprintf("messages.[%d].role", i), "",
+				bad = openai.Param(fmt.Sprintf("messages.[%d].role", i), "",
 					"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
 				continue
 			}
@@ -97,7 +100,7 @@ func chatMessages(s *scanner) *apiError {
 		open, openAt = nil, -1
 		if m.role == "assistant" {
 			if !m.hasContent && len(m.calls) == 0 {
-				bad = openaiParam(fmt.Sprintf("messages.[%d].content", i), "", "Invalid value for 'content': expected a string, got null.")
+				bad = openai.Param(fmt.Sprintf("messages.[%d].content", i), "", "Invalid value for 'content': expected a string, got null.")
 				continue
 			}
 			if len(m.calls) > 0 {
@@ -122,7 +125,7 @@ func indexOf(ids []string, id string) int {
 
 // chatMessage reads one message's role, tool_call_id, tool calls' ids and
 // whether it has content.
-func chatMessage(s *scanner) chatShape {
+func chatMessage(s *wire.Scanner) chatShape {
 	var m chatShape
 	if s.Peek() != '{' {
 		s.Skip()
@@ -133,7 +136,7 @@ func chatMessage(s *scanner) chatShape {
 		switch string(s.Key()) {
 		case "role":
 			role, _ := s.StringValue()
-			m.role = roleOf(role)
+			m.role = wire.Role(role)
 		case "tool_call_id":
 			if id, ok := s.StringValue(); ok {
 				m.toolCallID, m.hasCallID = string(id), true
@@ -165,7 +168,7 @@ func chatMessage(s *scanner) chatShape {
 }
 
 // chatCallIDs reads the ids of a message's tool calls.
-func chatCallIDs(s *scanner) []string {
+func chatCallIDs(s *wire.Scanner) []string {
 	if s.Peek() != '[' {
 		s.Skip()
 		return nil

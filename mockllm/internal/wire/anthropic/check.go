@@ -1,12 +1,12 @@
-package mockllm
+package anthropic
 
 import (
 	"bytes"
 	"fmt"
-	"net/http"
 	"strings"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // The rules a conversation must follow beyond its fields' types, checked
@@ -15,27 +15,6 @@ import (
 // client that echoes back what it should not (an empty text block, a
 // tool_result for a call that was never made) is refused here as the real
 // API refuses it.
-
-// The anthropic-version values the real API accepts: the two it
-// publishes, and the one anthropic-sdk-go v2.15 sends. A request without
-// the header is let through: the mock is also for curl.
-var anthropicVersions = []string{"2023-06-01", "2023-01-01", "2026-10-21"}
-
-// checkVersion refuses an anthropic-version the real API does not know:
-// `anthropic-version: "2023-10-01" is not a valid version`.
-func checkVersion(h http.Header) *apiError {
-	v, ok := h["Anthropic-Version"]
-	if !ok {
-		return nil
-	}
-	got := strings.Join(v, ", ")
-	for _, known := range anthropicVersions {
-		if got == known {
-			return nil
-		}
-	}
-	return invalidRequest(fmt.Sprintf("anthropic-version: %q is not a valid version", got))
-}
 
 // blockShape is what the rules need of a message: its role, whether its
 // content is empty, the ids of its tool_use blocks and the tool_use_ids of
@@ -75,18 +54,18 @@ type idAt struct {
 // of one role.
 //
 // The same pass counts the tool definitions into q (see toolTokens).
-func checkMessages(b []byte, q *request) *apiError {
-	s := newScanner(b)
+func checkMessages(b []byte, q *wire.Request) *wire.Error {
+	s := wire.NewScanner(b)
 	if s.Peek() != '{' {
 		return nil
 	}
 	s.Enter()
-	var err *apiError
+	var err *wire.Error
 	found := false
 	for s.More() {
 		switch k := s.Key(); {
 		case string(k) == "tools":
-			q.toolTokens = toolTokens(s)
+			q.ToolTokens = wire.ToolTokens(s)
 		case string(k) != "messages" || s.Peek() != '[':
 			s.Skip()
 		default:
@@ -100,13 +79,13 @@ func checkMessages(b []byte, q *request) *apiError {
 	return err
 }
 
-func anthropicMessages(s *scanner) *apiError {
+func anthropicMessages(s *wire.Scanner) *wire.Error {
 	s.Enter()
 	var (
 		prev    blockShape
 		n       int
-		bad     *apiError // the first error; the walk goes on to the end of the list
-		pending = func(i int, cur *blockShape) *apiError {
+		bad     *wire.Error // the first error; the walk goes on to the end of the list
+		pending = func(i int, cur *blockShape) *wire.Error {
 			// The tool_use ids of message i-1 that message i does not answer.
 			var missing []string
 			for _, id := range prev.uses {
@@ -123,7 +102,7 @@ func anthropicMessages(s *scanner) *apiError {
 			if len(missing) == 0 {
 				return nil
 			}
-			return invalidRequest(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. "+
+			return wire.InvalidRequest(fmt.Sprintf("messages.%d: `tool_use` ids were found without `tool_result` blocks immediately after: %s. "+
 				"Each `tool_use` block must have a corresponding `tool_result` block in the next message.", i-1, strings.Join(missing, ", ")))
 		}
 	)
@@ -151,7 +130,7 @@ func anthropicMessages(s *scanner) *apiError {
 		}
 		for _, r := range cur.results {
 			if !contains(prev.uses, r.id) {
-				bad = invalidRequest(fmt.Sprintf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. "+
+				bad = wire.InvalidRequest(fmt.Sprintf("messages.%d.content.%d: unexpected `tool_use_id` found in `tool_result` blocks: %s. "+
 					"Each `tool_result` block must have a corresponding `tool_use` block in the previous message.", i, r.index, r.id))
 				break
 			}
@@ -165,13 +144,13 @@ func anthropicMessages(s *scanner) *apiError {
 	case bad != nil:
 		return bad
 	case n == 0:
-		return invalidRequest("messages: at least one message is required")
+		return wire.InvalidRequest("messages: at least one message is required")
 	}
 	return pending(n, nil)
 }
 
-func emptyContent(i int) *apiError {
-	return invalidRequest(fmt.Sprintf("messages.%d: all messages must have non-empty content except for the optional final assistant message", i))
+func emptyContent(i int) *wire.Error {
+	return wire.InvalidRequest(fmt.Sprintf("messages.%d: all messages must have non-empty content except for the optional final assistant message", i))
 }
 
 func contains(ids []string, id string) bool {
@@ -184,19 +163,19 @@ func contains(ids []string, id string) bool {
 }
 
 // anthropicMessage reads one message's role and content blocks.
-func anthropicMessage(s *scanner) (blockShape, *apiError) {
+func anthropicMessage(s *wire.Scanner) (blockShape, *wire.Error) {
 	var m blockShape
 	if s.Peek() != '{' {
 		s.Skip()
 		return m, nil
 	}
 	s.Enter()
-	var err *apiError
+	var err *wire.Error
 	for s.More() {
 		switch string(s.Key()) {
 		case "role":
 			role, _ := s.StringValue()
-			m.role = roleOf(role)
+			m.role = wire.Role(role)
 		case "content":
 			m.uses, m.results = m.uses[:0], m.results[:0]
 			switch s.Peek() {
@@ -204,7 +183,7 @@ func anthropicMessage(s *scanner) (blockShape, *apiError) {
 				raw := s.RawString()
 				m.empty = len(raw) == 0
 				if len(raw) > 0 && err == nil && blank(raw) {
-					err = invalidRequest("messages: text content blocks must contain non-whitespace text")
+					err = wire.InvalidRequest("messages: text content blocks must contain non-whitespace text")
 				}
 			case '[':
 				s.Enter()
@@ -226,7 +205,7 @@ func anthropicMessage(s *scanner) (blockShape, *apiError) {
 }
 
 // block reads content block k of a message.
-func (m *blockShape) block(s *scanner, k int) *apiError {
+func (m *blockShape) block(s *wire.Scanner, k int) *wire.Error {
 	if s.Peek() != '{' {
 		s.Skip()
 		return nil
@@ -261,9 +240,9 @@ func (m *blockShape) block(s *scanner, k int) *apiError {
 	case "text":
 		switch {
 		case hasText && textLen == 0:
-			return invalidRequest("messages: text content blocks must be non-empty")
+			return wire.InvalidRequest("messages: text content blocks must be non-empty")
 		case hasText && blank(text):
-			return invalidRequest("messages: text content blocks must contain non-whitespace text")
+			return wire.InvalidRequest("messages: text content blocks must contain non-whitespace text")
 		}
 	case "tool_use":
 		m.uses = append(m.uses, string(id))
@@ -280,22 +259,4 @@ func blank(raw []byte) bool {
 		return strings.TrimSpace(jsonscan.Unquote(raw)) == ""
 	}
 	return len(bytes.TrimSpace(raw)) == 0
-}
-
-// roleOf is a message's role as one of the constant strings the rules
-// compare with (no copy of the body's bytes), or "" for another.
-func roleOf(b []byte) string {
-	switch string(b) {
-	case "user":
-		return "user"
-	case "assistant":
-		return "assistant"
-	case "tool":
-		return "tool"
-	case "system":
-		return "system"
-	case "developer":
-		return "developer"
-	}
-	return ""
 }

@@ -1,20 +1,21 @@
-package mockllm
+package anthropic
 
 import (
 	"strconv"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // The Anthropic Messages API wire format: the error envelope, the message,
 // and the events of a stream.
 
 // appendError appends the Anthropic error envelope.
-func appendError(b []byte, e *apiError, requestID string) []byte {
+func appendError(b []byte, e *wire.Error, requestID string) []byte {
 	b = append(b, `{"type":"error","error":{"type":`...)
-	b = jsonscan.AppendString(b, e.typ)
+	b = jsonscan.AppendString(b, e.Type)
 	b = append(b, `,"message":`...)
-	b = jsonscan.AppendString(b, e.msg)
+	b = jsonscan.AppendString(b, e.Message)
 	b = append(b, `},"request_id":`...)
 	b = jsonscan.AppendString(b, requestID)
 	return append(b, '}')
@@ -23,32 +24,32 @@ func appendError(b []byte, e *apiError, requestID string) []byte {
 // appendAnswer appends a Messages API message: its text block (none in an
 // answer that only calls tools, as the real API sends it), then a tool_use
 // block per tool call.
-func appendAnswer(b []byte, a *answer) []byte {
+func appendAnswer(b []byte, a *wire.Answer) []byte {
 	b = append(b, `{"id":`...)
-	b = jsonscan.AppendString(b, a.id)
+	b = jsonscan.AppendString(b, a.ID)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = jsonscan.AppendString(b, a.model)
+	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"content":[`...)
-	if a.hasText() {
+	if a.HasText() {
 		b = append(b, `{"type":"text","text":`...)
-		b = jsonscan.AppendString(b, a.text)
+		b = jsonscan.AppendString(b, a.Text)
 		b = append(b, '}')
 	}
-	for i := range a.tools {
-		t := &a.tools[i]
-		if i > 0 || a.hasText() {
+	for i := range a.Tools {
+		t := &a.Tools[i]
+		if i > 0 || a.HasText() {
 			b = append(b, ',')
 		}
 		b = append(b, `{"type":"tool_use","id":`...)
-		b = jsonscan.AppendString(b, t.id)
+		b = jsonscan.AppendString(b, t.ID)
 		b = append(b, `,"name":`...)
-		b = jsonscan.AppendString(b, t.name)
+		b = jsonscan.AppendString(b, t.Name)
 		b = append(b, `,"input":`...)
-		b = append(b, t.input...)
+		b = append(b, t.Input...)
 		b = append(b, '}')
 	}
 	b = append(b, `],"stop_reason":`...)
-	b = jsonscan.AppendString(b, a.stop)
+	b = jsonscan.AppendString(b, a.Stop)
 	b = append(b, `,"stop_sequence":null,"usage":`...)
 	return append(appendUsage(b, a), '}')
 }
@@ -56,8 +57,8 @@ func appendAnswer(b []byte, a *answer) []byte {
 // appendUsage appends a message's usage as the real API writes it: the
 // input, the prompt cache's two counts (the mock caches nothing: 0), the
 // output and the service tier.
-func appendUsage(b []byte, a *answer) []byte {
-	return appendUsageOf(b, a.input, a.output)
+func appendUsage(b []byte, a *wire.Answer) []byte {
+	return appendUsageOf(b, a.Input, a.Output)
 }
 
 func appendUsageOf(b []byte, input, output int) []byte {
@@ -68,80 +69,80 @@ func appendUsageOf(b []byte, input, output int) []byte {
 	return append(b, `,"service_tier":"standard"}`...)
 }
 
-// anthropicEvents appends the events of a streamed answer, in the order
+// Stream appends the events of a streamed answer, in the order
 // the real API sends them: message_start; per block content_block_start,
 // its deltas and content_block_stop, with a ping after the first block's
 // start; message_delta with the stop reason and the cumulative usage;
 // message_stop.
-func (r *reply) anthropicEvents(ev *events) {
-	a := &r.ans
-	b := ev.begin("message_start")
+func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
+	a := &r.Ans
+	b := ev.Begin("message_start")
 	b = append(b, `{"type":"message_start","message":{"id":`...)
-	b = jsonscan.AppendString(b, a.id)
+	b = jsonscan.AppendString(b, a.ID)
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
-	b = jsonscan.AppendString(b, a.model)
+	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":`...)
-	b = appendUsageOf(b, a.input, 1)
-	ev.end(append(b, `}}`...))
+	b = appendUsageOf(b, a.Input, 1)
+	ev.End(append(b, `}}`...))
 
 	first := 0 // the index of the first tool_use block
-	if a.hasText() {
+	if a.HasText() {
 		blockStart(ev, 0, `{"type":"text","text":""}`)
-		ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
-		chunks(a.text, func(s string) { delta(ev, 0, `{"type":"text_delta","text":`, s) })
+		ev.End(append(ev.Begin("ping"), `{"type":"ping"}`...))
+		wire.Chunks(a.Text, func(s string) { delta(ev, 0, `{"type":"text_delta","text":`, s) })
 		blockStop(ev, 0)
 		first = 1
 	}
-	for i := range a.tools {
-		t := &a.tools[i]
+	for i := range a.Tools {
+		t := &a.Tools[i]
 		index := first + i
-		b := ev.begin("content_block_start")
+		b := ev.Begin("content_block_start")
 		b = append(b, `{"type":"content_block_start","index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"content_block":{"type":"tool_use","id":`...)
-		b = jsonscan.AppendString(b, t.id)
+		b = jsonscan.AppendString(b, t.ID)
 		b = append(b, `,"name":`...)
-		b = jsonscan.AppendString(b, t.name)
-		ev.end(append(b, `,"input":{}}}`...))
+		b = jsonscan.AppendString(b, t.Name)
+		ev.End(append(b, `,"input":{}}}`...))
 		if index == 0 {
-			ev.end(append(ev.begin("ping"), `{"type":"ping"}`...))
+			ev.End(append(ev.Begin("ping"), `{"type":"ping"}`...))
 		}
-		chunks(t.input, func(s string) { delta(ev, index, `{"type":"input_json_delta","partial_json":`, s) })
+		wire.Chunks(t.Input, func(s string) { delta(ev, index, `{"type":"input_json_delta","partial_json":`, s) })
 		blockStop(ev, index)
 	}
 
-	b = ev.begin("message_delta")
+	b = ev.Begin("message_delta")
 	b = append(b, `{"type":"message_delta","delta":{"stop_reason":`...)
-	b = jsonscan.AppendString(b, a.stop)
+	b = jsonscan.AppendString(b, a.Stop)
 	b = append(b, `,"stop_sequence":null},"usage":`...)
-	ev.end(append(appendUsage(b, a), '}'))
-	ev.end(append(ev.begin("message_stop"), `{"type":"message_stop"}`...))
+	ev.End(append(appendUsage(b, a), '}'))
+	ev.End(append(ev.Begin("message_stop"), `{"type":"message_stop"}`...))
 }
 
-func blockStart(ev *events, index int, block string) {
-	b := ev.begin("content_block_start")
+func blockStart(ev *wire.Events, index int, block string) {
+	b := ev.Begin("content_block_start")
 	b = append(b, `{"type":"content_block_start","index":`...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	b = append(b, `,"content_block":`...)
-	ev.end(append(append(b, block...), '}'))
+	ev.End(append(append(b, block...), '}'))
 }
 
 // delta appends a content_block_delta whose delta is head, the text s as
 // a JSON string, and the closing brace.
-func delta(ev *events, index int, head, s string) {
-	b := ev.begin("content_block_delta")
+func delta(ev *wire.Events, index int, head, s string) {
+	b := ev.Begin("content_block_delta")
 	b = append(b, `{"type":"content_block_delta","index":`...)
 	b = strconv.AppendInt(b, int64(index), 10)
 	b = append(b, `,"delta":`...)
 	b = append(b, head...)
 	b = jsonscan.AppendString(b, s)
-	ev.carry(len(s))
-	ev.end(append(b, `}}`...))
+	ev.Carry(len(s))
+	ev.End(append(b, `}}`...))
 }
 
-func blockStop(ev *events, index int) {
-	b := ev.begin("content_block_stop")
+func blockStop(ev *wire.Events, index int) {
+	b := ev.Begin("content_block_stop")
 	b = append(b, `{"type":"content_block_stop","index":`...)
 	b = strconv.AppendInt(b, int64(index), 10)
-	ev.end(append(b, '}'))
+	ev.End(append(b, '}'))
 }

@@ -1,11 +1,12 @@
-package mockllm
+package responses
 
 import (
 	"bytes"
 	"encoding/json"
 	"fmt"
 
-	"github.com/faultbench/faultbench/internal/jsonscan"
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 )
 
 // The Responses API request: model, input (a string, or a list of items:
@@ -20,90 +21,81 @@ import (
 // takes.
 const minOutputTokens = 16
 
-// decodeResponses reads and checks a Responses API body.
-func (q *request) decodeResponses(b []byte) *apiError {
+// Decode reads and checks a Responses API body.
+func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	if !json.Valid(b) {
-		return openaiUnparsable()
+		return openai.Unparsable()
 	}
-	s := newScanner(b)
-	if s.Peek() != '{' {
-		return openaiParam("", "invalid_type", fmt.Sprintf("Invalid type for body: expected an object, but got %s instead.", jsonKind(s)))
+	s := wire.NewScanner(b)
+	if err := openai.Open(s); err != nil {
+		return err
 	}
-	q.maxTokensKey = "max_output_tokens"
+	q.MaxTokensKey = "max_output_tokens"
 	hasInput := false
-	var err *apiError
-	s.Enter()
+	var err *wire.Error
 	for s.More() && err == nil {
 		switch k := s.Key(); string(k) {
 		case "model":
-			if s.Peek() != '"' {
-				return openaiType(s, "model", "a string")
+			if err := openai.ReadModel(s, q); err != nil {
+				return err
 			}
-			raw, _ := s.Str()
-			q.model, q.hasModel = jsonscan.Unquote(raw), true
 		case "instructions":
 			switch s.Peek() {
 			case '"':
 				_, n := s.Str()
-				q.systemTokens = countBytes(n)
+				q.SystemTokens = wire.CountBytes(n)
 			case 'n':
 				s.Literal()
 			default:
-				return openaiType(s, "instructions", "a string")
+				return openai.TypeError(s, "instructions", "a string")
 			}
 		case "input":
 			hasInput = true
-			err = q.readInput(s)
+			err = readInput(q, s)
 		case "max_output_tokens":
-			err = q.readChatMaxTokens(s, "max_output_tokens")
+			err = openai.ReadMaxTokens(s, q, "max_output_tokens")
 		case "stream":
-			switch s.Peek() {
-			case 't':
-				q.stream = true
-			case 'f', 'n':
-				q.stream = false
-			default:
-				return openaiType(s, "stream", "a boolean")
+			if err := openai.ReadBool(s, "stream", &q.Stream); err != nil {
+				return err
 			}
-			s.Literal()
 		case "tools":
-			q.toolTokens = toolTokens(s)
+			q.ToolTokens = wire.ToolTokens(s)
 		default:
 			s.Skip()
 		}
 	}
 	switch {
 	case err != nil:
-		*q = request{}
+		*q = wire.Request{}
 		return err
-	case !q.hasModel || q.model == "":
-		return openaiMissing("model")
+	case !q.HasModel || q.Model == "":
+		return openai.Missing("model")
 	case !hasInput:
-		return openaiMissing("input")
-	case q.hasMaxTokens && q.maxTokens < minOutputTokens:
-		return openaiParam("max_output_tokens", "integer_below_min_value", fmt.Sprintf(
-			"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= %d, but got %d instead.", minOutputTokens, q.maxTokens))
+		return openai.Missing("input")
+	case q.HasMaxTokens && q.MaxTokens < minOutputTokens:
+		return openai.Param("max_output_tokens", "integer_below_min_value", fmt.Sprintf(
+			"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= %d, but got %d instead.", minOutputTokens, q.MaxTokens))
 	}
-	q.hasMessages = true
+	q.HasMessages = true
 	return nil
 }
 
 // readInput reads input: a string (one user message), or a list of items.
 // A function_call_output must answer a function_call before it, and every
 // function_call must be answered, as the real API requires.
-func (q *request) readInput(s *scanner) *apiError {
+func readInput(q *wire.Request, s *wire.Scanner) *wire.Error {
 	switch s.Peek() {
 	case '"':
 		start := s.Pos()
 		_, n := s.Str()
-		q.messageTokens += countBytes(n)
-		if q.keepLast {
-			q.last = bytes.Clone(s.Bytes()[start:s.Pos()])
+		q.MessageTokens += wire.CountBytes(n)
+		if q.KeepLast {
+			q.Last = bytes.Clone(s.Bytes()[start:s.Pos()])
 		}
 		return nil
 	case '[':
 	default:
-		return openaiType(s, "input", "one of a string or array of objects")
+		return openai.TypeError(s, "input", "one of a string or array of objects")
 	}
 	s.Enter()
 	var calls []string // function calls not answered yet
@@ -118,24 +110,24 @@ func (q *request) readInput(s *scanner) *apiError {
 		case it.typ == "function_call_output":
 			k := indexOf(calls, it.callID)
 			if k < 0 {
-				return openaiParam("input", "", "No tool call found for function call output with call_id "+it.callID+".")
+				return openai.Param("input", "", "No tool call found for function call output with call_id "+it.callID+".")
 			}
 			calls = append(calls[:k], calls[k+1:]...)
 		case len(calls) > 0:
-			return openaiParam("input", "", "No tool output found for function call "+calls[0]+".")
+			return openai.Param("input", "", "No tool output found for function call "+calls[0]+".")
 		}
 		if it.system {
-			q.systemTokens += it.tokens
+			q.SystemTokens += it.tokens
 		} else {
-			q.messageTokens += it.tokens
+			q.MessageTokens += it.tokens
 		}
-		q.messages++
-		if q.keepLast && it.contentEnd > it.contentStart {
-			q.last = bytes.Clone(s.Bytes()[it.contentStart:it.contentEnd])
+		q.Messages++
+		if q.KeepLast && it.contentEnd > it.contentStart {
+			q.Last = bytes.Clone(s.Bytes()[it.contentStart:it.contentEnd])
 		}
 	}
 	if len(calls) > 0 {
-		return openaiParam("input", "", "No tool output found for function call "+calls[0]+".")
+		return openai.Param("input", "", "No tool output found for function call "+calls[0]+".")
 	}
 	return nil
 }
@@ -150,10 +142,10 @@ type item struct {
 
 // readItem reads input item i: its type (a message when it has none), its
 // role, and the texts that count.
-func readItem(s *scanner, i int) (item, *apiError) {
+func readItem(s *wire.Scanner, i int) (item, *wire.Error) {
 	var it item
 	if s.Peek() != '{' {
-		return it, openaiType(s, fmt.Sprintf("input[%d]", i), "an object")
+		return it, openai.TypeError(s, fmt.Sprintf("input[%d]", i), "an object")
 	}
 	s.Enter()
 	for s.More() {
@@ -179,7 +171,7 @@ func readItem(s *scanner, i int) (item, *apiError) {
 		case "arguments":
 			if s.Peek() == '"' {
 				_, n := s.Str()
-				it.tokens += countBytes(n)
+				it.tokens += wire.CountBytes(n)
 			} else {
 				s.Skip()
 			}
@@ -192,34 +184,35 @@ func readItem(s *scanner, i int) (item, *apiError) {
 
 // readParts reads a message's content or a function call's output: a
 // string, or a list of parts whose text counts.
-func readParts(s *scanner, i int) (int, *apiError) {
-	switch s.Peek() {
-	case '"':
-		_, n := s.Str()
-		return countBytes(n), nil
-	case 'n':
-		s.Literal()
-		return 0, nil
-	case '[':
-	default:
-		return 0, openaiType(s, fmt.Sprintf("input[%d].content", i), "one of a string or array of objects")
+func readParts(s *wire.Scanner, i int) (int, *wire.Error) {
+	return openai.Content(s, fmt.Sprintf("input[%d].content", i), func(int) (int, *wire.Error) { return readPart(s), nil })
+}
+
+// readPart reads one part of a content list: its text counts, whatever
+// its type (input_text, output_text).
+func readPart(s *wire.Scanner) int {
+	if s.Peek() != '{' {
+		s.Skip()
+		return 0
 	}
 	s.Enter()
 	total := 0
 	for s.More() {
-		if s.Peek() != '{' {
-			s.Skip()
+		if string(s.Key()) == "text" && s.Peek() == '"' {
+			_, n := s.Str()
+			total += wire.CountBytes(n)
 			continue
 		}
-		s.Enter()
-		for s.More() {
-			if string(s.Key()) == "text" && s.Peek() == '"' {
-				_, n := s.Str()
-				total += countBytes(n)
-				continue
-			}
-			s.Skip()
+		s.Skip()
+	}
+	return total
+}
+
+func indexOf(ids []string, id string) int {
+	for k, x := range ids {
+		if x == id {
+			return k
 		}
 	}
-	return total, nil
+	return -1
 }

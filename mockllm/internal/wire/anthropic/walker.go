@@ -1,27 +1,10 @@
-package mockllm
+package anthropic
 
-import "github.com/faultbench/faultbench/internal/jsonscan"
+import "github.com/faultbench/faultbench/mockllm/internal/wire"
 
-// scanner is a jsonscan.Scanner as the request decoders walk it: with
-// where the content of the last message read sits, and the session's memo
-// of the last body (memo.go).
-type scanner struct {
-	jsonscan.Scanner
-	// last is where the content of the last message read sits in the body.
-	lastStart, lastEnd int
-	// memo is what the last body of the session held (memo.go), nil when
-	// it keeps none or a message differed; with remember set, recs
-	// gathers this body's messages for the next.
-	memo     *bodyMemo
-	remember bool
-	recs     []memoMsg
-}
-
-func newScanner(b []byte) *scanner {
-	s := &scanner{}
-	s.Reset(b)
-	return s
-}
+// walker reads a Messages request: a scanner that names the field at
+// fault in the real API's words.
+type walker struct{ *wire.Scanner }
 
 // fieldError is a request field with the wrong type or a missing required
 // one. Its text follows the real API: "max_tokens: Field required".
@@ -49,12 +32,12 @@ const (
 )
 
 // fail returns a fieldError naming the current path.
-func (s *scanner) fail(msg string) *fieldError {
+func (s *walker) fail(msg string) *fieldError {
 	return &fieldError{path: s.Path(), msg: msg}
 }
 
 // failKey is fail for a field of the current object that is not there.
-func (s *scanner) failKey(key, msg string) *fieldError {
+func (s *walker) failKey(key, msg string) *fieldError {
 	s.Push(key)
 	defer s.Pop()
 	return s.fail(msg)

@@ -1,0 +1,45 @@
+package wire
+
+import "time"
+
+// Answer is a 200 reply's content: one text block, then any tool calls.
+type Answer struct {
+	ID, Model, Text, Stop string
+	Input, Output         int
+	Tools                 []ToolCall
+}
+
+// HasText reports whether the answer has a text block: an answer that
+// only calls tools has none, since the real APIs send none (Anthropic's
+// content starts with the tool_use, OpenAI's content is null) and refuse
+// an empty text block echoed back.
+func (a *Answer) HasText() bool { return a.Text != "" || len(a.Tools) == 0 }
+
+// Truncated reports whether the answer was cut at max_tokens.
+func (a *Answer) Truncated() bool { return a.Stop == "max_tokens" }
+
+// ToolCall is a tool_use block of an answer (OpenAI: a tool call).
+type ToolCall struct {
+	ID, Name string
+	Input    string // the arguments, as JSON
+}
+
+// Reply is what a wire renders: an error or an answer, and what the
+// request and the session's clock said of it.
+type Reply struct {
+	Ans Answer
+	Err *Error
+	// Failure is the SSE error event of a fault with error_after.
+	Failure *Error
+	// Usage is OpenAI's stream_options.include_usage.
+	Usage     bool
+	RequestID string
+	Created   int64 // OpenAI's "created": the session's clock, Unix seconds
+	Input     int   // the request's input tokens
+	// Wait is what an error's headers ask the client to wait (0: nothing
+	// asked); OpenAI's rate-limit headers repeat it.
+	Wait time.Duration
+	// Rate is the model's buckets as the headers show them (nil: the
+	// model declares no limits).
+	Rate *Rates
+}

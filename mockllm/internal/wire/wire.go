@@ -1,0 +1,115 @@
+package wire
+
+import (
+	"net/http"
+	"time"
+
+	"github.com/faultbench/faultbench/scenario"
+)
+
+// Wire is one API the mock speaks. The server routes a request to the
+// wire whose Spec.Path its path ends in, has the wire decode and check
+// the body, runs the same script whatever the wire, and has the wire word
+// the errors and render the answer. A wire keeps no state: one value
+// serves every request.
+type Wire interface {
+	// Spec is what the wire is: its name in the journal, its route, and
+	// the forms of its IDs.
+	Spec() Spec
+	// Check refuses a request on its headers before its body is read
+	// (Anthropic: an anthropic-version it does not know); nil lets it
+	// through.
+	Check(h http.Header) *Error
+	// Decode reads a whole body into q in one pass and checks it as the
+	// real API does: its fields' types, the required ones, and the rules
+	// a conversation must follow (tool calls answered, no empty text).
+	// On an error, q tells the journal nothing it could not read.
+	Decode(b []byte, q *Request) *Error
+	// Errors words the mock's own errors as the real API does.
+	Errors
+	// Body appends a reply's JSON body: its error's envelope, or its
+	// answer.
+	Body(b []byte, r *Reply) []byte
+	// Stream appends the events of a streamed answer, whole.
+	Stream(ev *Events, r *Reply)
+	// Broken appends an event whose JSON is cut short (the malformed
+	// fault), and Failed the error a stream ends with (error_after).
+	Broken(ev *Events, r *Reply)
+	Failed(ev *Events, r *Reply, e *Error)
+	// Headers sets the headers every answer of the wire carries: its
+	// request ID, the rate limits of r.Rate; the server adds the rule's.
+	Headers(h http.Header, r *Reply)
+	// StopReason is the journal's stop reason of an answer, in the wire's
+	// words (Chat Completions: length, tool_calls).
+	StopReason(a *Answer) string
+}
+
+// Spec is what a wire is, as data.
+type Spec struct {
+	// Name is the journal's word for the wire: "anthropic", "openai".
+	Name string
+	// Path is the route under a scenario's base URL: "/v1/messages".
+	Path string
+	// Routes are the first path segments after v1/ that are the wire's
+	// API: a path the mock does not serve gets the 404 of the wire that
+	// owns its segment (the first wire's when none does).
+	Routes []string
+	// AnswerTag and AnswerPrefix make an answer's ID (AnswerPrefix and 24
+	// hex digits hashed with the tag); ToolPrefix a tool call's.
+	AnswerTag    byte
+	AnswerPrefix string
+	ToolPrefix   string
+}
+
+// Errors words the errors the mock answers with on its own, as the real
+// API of the wire does.
+type Errors interface {
+	// BodyError is the answer to a body that could not be read: over the
+	// limit (an *http.MaxBytesError), empty (io.EOF), cut short.
+	BodyError(err error) *Error
+	// NotFound is the answer to a path the mock does not serve, or (known)
+	// an API path of a scenario it does not serve.
+	NotFound(method, path, scenario string, known bool) *Error
+	// UnknownModel is the answer to a model the scenario does not serve;
+	// served lists those it does.
+	UnknownModel(name string, served []string) *Error
+	// Limits applies a model's limits to a decoded request (name is the
+	// model the client sent): max_tokens above max_output, the input over
+	// the window. A zero limit is no limit.
+	Limits(name string, m scenario.Model, q *Request) *Error
+	// Scripted is the error a rule (or the mock's capacity) answers with:
+	// the rule's type and message, or the real API's for the status.
+	Scripted(s Scripted) *Error
+	// Refused is the 429 of a rate-limit bucket that cannot pay.
+	Refused(r Refusal) *Error
+}
+
+// Scripted is an error a rule asks for.
+type Scripted struct {
+	Status    int
+	Type, Msg string // the rule's; "" takes the real API's for the status
+	Model     string // what the client asked for
+	Wait      time.Duration
+	RequestID string
+}
+
+// Refusal is a rate-limit bucket that cannot pay a request.
+type Refusal struct {
+	Model string
+	// What names the limit ("requests", "input tokens", "output tokens"),
+	// and Tokens says it counts tokens rather than requests.
+	What   string
+	Tokens bool
+	// Limit is the bucket's per-minute limit, Used what it has paid out,
+	// Asked what the request asks of it, and Wait how long the refill
+	// takes to hold it.
+	Limit, Used, Asked int64
+	Wait               time.Duration
+}
+
+// Counter is a wire that also counts a request's tokens without answering
+// it (Anthropic's v1/messages/count_tokens): a request to CountPath is
+// decoded with Request.CountOnly set.
+type Counter interface {
+	CountPath() string
+}
