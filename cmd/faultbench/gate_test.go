@@ -143,7 +143,7 @@ func TestShardsMergeIntoTheUnshardedJSON(t *testing.T) {
 		t.Errorf("merging 3 of 4 shards: exit %d, %s", code, errOut)
 	}
 	code, table, errOut := run(t, append([]string{"merge", "--format", "table", "--scenarios", "../../scenarios"}, shards...)...)
-	if code != exitOK || !strings.Contains(table, "== summary: single turns ==") || !strings.Contains(table, "The primary model stays overloaded") {
+	if code != exitOK || !strings.Contains(table, "== summary: single turns ==") || !strings.Contains(table, "\noverloaded-then-backup: ") {
 		t.Errorf("merge --format table: exit %d, stderr %s", code, errOut)
 	}
 }

@@ -47,7 +47,7 @@ func TestRunTableLeadsWithTheComparisonAndNamesTheCheapestStop(t *testing.T) {
 		"\n== summary: single turns ==\n",
 		"\n== grid: single turns ==\n",
 		// Nobody can succeed on a dead key: classify stops in one attempt, the best outcome there is.
-		"verdict: no strategy succeeded; the cheapest stop: classify: failed after 1 attempt",
+		"auth-expired: no strategy succeeded; the cheapest stop: classify: failed after 1 attempt",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)

@@ -6,20 +6,28 @@ package wire
 // "function" in Chat Completions and at the top in the Responses API), each
 // on its own.
 
-// ToolTokens reads a request's tools (s stands at the value of "tools")
-// and returns their tokens; anything that is not a list of objects counts
-// nothing.
-func ToolTokens(s *Scanner) int {
-	if s.Peek() != '[' {
-		s.Skip()
-		return 0
+// ToolTokens reads a request's tools (s stands at the value of "tools"):
+// null, or a list of objects, and returns their tokens. Anything else is
+// the error wrong words, called with s standing at the value at fault
+// (j = -1: the tools themselves; else tool j), as the real APIs refuse it.
+func ToolTokens(s *Scanner, wrong func(j int) *Error) (int, *Error) {
+	switch s.Peek() {
+	case 'n':
+		s.Literal()
+		return 0, nil
+	case '[':
+	default:
+		return 0, wrong(-1)
 	}
 	s.Enter()
 	total := 0
-	for s.More() {
+	for j := 0; s.More(); j++ {
+		if s.Peek() != '{' {
+			return 0, wrong(j)
+		}
 		total += toolDefinition(s)
 	}
-	return total
+	return total, nil
 }
 
 // toolDefinition counts one tool: its name, description and schema, and

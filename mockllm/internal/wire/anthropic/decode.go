@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"net/http"
+	"strconv"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
@@ -87,10 +88,9 @@ func validate(q *wire.Request) *wire.Error {
 		return wire.InvalidRequest("model: " + msgRequired)
 	case q.Model == "":
 		return wire.InvalidRequest("model: String should have at least 1 character")
-	case !q.HasMaxTokens && q.CountOnly:
-	case !q.HasMaxTokens:
+	case !q.HasMaxTokens && !q.CountOnly: // count_tokens takes no max_tokens
 		return wire.InvalidRequest("max_tokens: " + msgRequired)
-	case q.MaxTokens < 1:
+	case q.HasMaxTokens && q.MaxTokens < 1:
 		return wire.InvalidRequest("max_tokens: Input should be greater than or equal to 1")
 	case !q.HasMessages:
 		return wire.InvalidRequest("messages: " + msgRequired)
@@ -122,6 +122,8 @@ func walk(q *wire.Request, s *walker) *fieldError {
 			if err == nil && q.KeepLast && s.LastEnd > s.LastStart {
 				q.Last = bytes.Clone(s.Bytes()[s.LastStart:s.LastEnd])
 			}
+		case "tools":
+			err = readTools(q, s)
 		default:
 			s.Skip()
 		}
@@ -130,6 +132,23 @@ func walk(q *wire.Request, s *walker) *fieldError {
 		}
 	}
 	return nil
+}
+
+// readTools reads the tools, a list of objects (or null), whose
+// definitions count in the input.
+func readTools(q *wire.Request, s *walker) *fieldError {
+	var bad *fieldError
+	q.ToolTokens, _ = wire.ToolTokens(s.Scanner, func(j int) *wire.Error {
+		if j < 0 {
+			bad = s.failKey("tools", msgList)
+		} else {
+			s.Push("tools")
+			bad = s.failKey(strconv.Itoa(j), msgDict)
+			s.Pop()
+		}
+		return wire.InvalidRequest(bad.Error())
+	})
+	return bad
 }
 
 func readModel(q *wire.Request, s *walker) *fieldError {

@@ -24,8 +24,6 @@ import (
 //     'content': expected a string, got null.");
 //   - content given as a list has at least one part ("Invalid
 //     'messages[N].content': empty array. ...").
-//
-// The same pass counts the tool definitions into q (see toolTokens).
 func check(b []byte, q *wire.Request) *wire.Error {
 	s := wire.NewScanner(b)
 	if s.Peek() != '{' {
@@ -35,8 +33,6 @@ func check(b []byte, q *wire.Request) *wire.Error {
 	var err *wire.Error
 	for s.More() {
 		switch k := s.Key(); {
-		case string(k) == "tools":
-			q.ToolTokens = wire.ToolTokens(s)
 		case string(k) != "messages" || s.Peek() != '[':
 			s.Skip()
 		default:
@@ -60,14 +56,14 @@ func chatMessages(s *wire.Scanner) *wire.Error {
 	s.Enter()
 	var (
 		bad     *wire.Error
-		open    []string // the calls of the last assistant message not answered yet
-		openAt  = -1     // that message's index
+		open    wire.Calls // the calls of the last assistant message not answered yet
+		openAt  = -1       // that message's index
 		pending = func() *wire.Error {
-			if len(open) == 0 {
+			if open.Len() == 0 {
 				return nil
 			}
 			return openai.Param(fmt.Sprintf("messages.[%d].role", openAt), "", "An assistant message with 'tool_calls' must be followed by tool "+
-				"messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "+strings.Join(open, ", "))
+				"messages responding to each 'tool_call_id'. The following tool_call_ids did not have response messages: "+strings.Join(open.Waiting(), ", "))
 		}
 	)
 	for i := 0; s.More(); i++ {
@@ -84,27 +80,28 @@ func chatMessages(s *wire.Scanner) *wire.Error {
 			bad = openai.Missing(fmt.Sprintf("messages[%d].tool_call_id", i))
 			continue
 		case m.role == "tool":
-			k := indexOf(open, m.toolCallID)
-			if k < 0 { // no call of the assistant message before, or one answered already
+			if !open.Take(m.toolCallID) { // no call of the assistant message before, or one answered already
 				bad = openai.Param(fmt.Sprintf("messages.[%d].role", i), "",
 					"Invalid parameter: messages with role 'tool' must be a response to a preceeding message with 'tool_calls'.")
-				continue
 			}
-			open = append(open[:k], open[k+1:]...)
 			continue
 		}
 		// Any other message closes the run of tool answers.
 		if bad = pending(); bad != nil {
 			continue
 		}
-		open, openAt = nil, -1
+		open.Reset()
+		openAt = -1
 		if m.role == "assistant" {
 			if !m.hasContent && len(m.calls) == 0 {
 				bad = openai.Param(fmt.Sprintf("messages.[%d].content", i), "", "Invalid value for 'content': expected a string, got null.")
 				continue
 			}
+			for _, id := range m.calls {
+				open.Add(id)
+			}
 			if len(m.calls) > 0 {
-				open, openAt = m.calls, i
+				openAt = i
 			}
 		}
 	}
@@ -112,15 +109,6 @@ func chatMessages(s *wire.Scanner) *wire.Error {
 		return bad
 	}
 	return pending()
-}
-
-func indexOf(ids []string, id string) int {
-	for k, x := range ids {
-		if x == id {
-			return k
-		}
-	}
-	return -1
 }
 
 // chatMessage reads one message's role, tool_call_id, tool calls' ids and

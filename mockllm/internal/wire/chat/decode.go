@@ -27,6 +27,8 @@ func walk(q *wire.Request, s *wire.Scanner) *wire.Error {
 			err = readStreamOptions(q, s)
 		case "messages":
 			err = readMessages(q, s)
+		case "tools":
+			err = openai.ReadTools(s, q)
 		default:
 			s.Skip()
 		}

@@ -95,3 +95,16 @@ func Content(s *wire.Scanner, param string, part func(j int) (int, *wire.Error))
 	}
 	return total, nil
 }
+
+// ReadTools reads tools: null, or a list of objects, whose definitions
+// count in the input.
+func ReadTools(s *wire.Scanner, q *wire.Request) *wire.Error {
+	n, err := wire.ToolTokens(s, func(j int) *wire.Error {
+		if j < 0 {
+			return TypeError(s, "tools", "an array")
+		}
+		return TypeError(s, fmt.Sprintf("tools[%d]", j), "an object")
+	})
+	q.ToolTokens = n
+	return err
+}

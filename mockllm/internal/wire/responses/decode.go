@@ -21,7 +21,8 @@ import (
 // takes.
 const minOutputTokens = 16
 
-// Decode reads and checks a Responses API body.
+// Decode reads and checks a Responses API body. Of a key given twice, the
+// last counts, as encoding/json reads it.
 func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	if !json.Valid(b) {
 		return openai.Unparsable()
@@ -31,35 +32,36 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 		return err
 	}
 	q.MaxTokensKey = "max_output_tokens"
-	hasInput := false
-	var err *wire.Error
+	var (
+		hasInput     bool
+		instructions int
+		in           input
+		err          *wire.Error
+	)
 	for s.More() && err == nil {
 		switch k := s.Key(); string(k) {
 		case "model":
-			if err := openai.ReadModel(s, q); err != nil {
-				return err
-			}
+			err = openai.ReadModel(s, q)
 		case "instructions":
+			instructions = 0
 			switch s.Peek() {
 			case '"':
 				_, n := s.Str()
-				q.SystemTokens = wire.CountBytes(n)
+				instructions = wire.CountBytes(n)
 			case 'n':
 				s.Literal()
 			default:
-				return openai.TypeError(s, "instructions", "a string")
+				err = openai.TypeError(s, "instructions", "a string")
 			}
 		case "input":
 			hasInput = true
-			err = readInput(q, s)
+			in, err = readInput(s, q.KeepLast)
 		case "max_output_tokens":
 			err = openai.ReadMaxTokens(s, q, "max_output_tokens")
 		case "stream":
-			if err := openai.ReadBool(s, "stream", &q.Stream); err != nil {
-				return err
-			}
+			err = openai.ReadBool(s, "stream", &q.Stream)
 		case "tools":
-			q.ToolTokens = wire.ToolTokens(s)
+			err = openai.ReadTools(s, q)
 		default:
 			s.Skip()
 		}
@@ -76,60 +78,69 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 		return openai.Param("max_output_tokens", "integer_below_min_value", fmt.Sprintf(
 			"Invalid 'max_output_tokens': integer below minimum value. Expected a value >= %d, but got %d instead.", minOutputTokens, q.MaxTokens))
 	}
+	q.SystemTokens, q.MessageTokens, q.Messages, q.Last = instructions+in.system, in.messages, in.count, in.last
 	q.HasMessages = true
 	return nil
 }
 
+// input is what the decoder keeps of the input: the tokens of its system
+// (and developer) messages and of the rest, how many items it has, and
+// the raw content of the last (when keep asks for it).
+type input struct {
+	system, messages, count int
+	last                    []byte
+}
+
 // readInput reads input: a string (one user message), or a list of items.
 // A function_call_output must answer a function_call before it, and every
-// function_call must be answered, as the real API requires.
-func readInput(q *wire.Request, s *wire.Scanner) *wire.Error {
+// function_call must be answered, as the real API requires; each answer
+// is a map look-up, so 80,000 calls are paired in linear time.
+func readInput(s *wire.Scanner, keep bool) (input, *wire.Error) {
+	var in input
 	switch s.Peek() {
 	case '"':
 		start := s.Pos()
 		_, n := s.Str()
-		q.MessageTokens += wire.CountBytes(n)
-		if q.KeepLast {
-			q.Last = bytes.Clone(s.Bytes()[start:s.Pos()])
+		in.messages = wire.CountBytes(n)
+		if keep {
+			in.last = bytes.Clone(s.Bytes()[start:s.Pos()])
 		}
-		return nil
+		return in, nil
 	case '[':
 	default:
-		return openai.TypeError(s, "input", "one of a string or array of objects")
+		return in, openai.TypeError(s, "input", "one of a string or array of objects")
 	}
 	s.Enter()
-	var calls []string // function calls not answered yet
+	var calls wire.Calls // function calls not answered yet
 	for i := 0; s.More(); i++ {
 		it, err := readItem(s, i)
 		if err != nil {
-			return err
+			return in, err
 		}
 		switch {
 		case it.typ == "function_call":
-			calls = append(calls, it.callID)
+			calls.Add(it.callID)
 		case it.typ == "function_call_output":
-			k := indexOf(calls, it.callID)
-			if k < 0 {
-				return openai.Param("input", "", "No tool call found for function call output with call_id "+it.callID+".")
+			if !calls.Take(it.callID) {
+				return in, openai.Param("input", "", "No tool call found for function call output with call_id "+it.callID+".")
 			}
-			calls = append(calls[:k], calls[k+1:]...)
-		case len(calls) > 0:
-			return openai.Param("input", "", "No tool output found for function call "+calls[0]+".")
+		case calls.Len() > 0:
+			return in, openai.Param("input", "", "No tool output found for function call "+calls.First()+".")
 		}
 		if it.system {
-			q.SystemTokens += it.tokens
+			in.system += it.tokens
 		} else {
-			q.MessageTokens += it.tokens
+			in.messages += it.tokens
 		}
-		q.Messages++
-		if q.KeepLast && it.contentEnd > it.contentStart {
-			q.Last = bytes.Clone(s.Bytes()[it.contentStart:it.contentEnd])
+		in.count++
+		if keep && it.contentEnd > it.contentStart {
+			in.last = bytes.Clone(s.Bytes()[it.contentStart:it.contentEnd])
 		}
 	}
-	if len(calls) > 0 {
-		return openai.Param("input", "", "No tool output found for function call "+calls[0]+".")
+	if calls.Len() > 0 {
+		return in, openai.Param("input", "", "No tool output found for function call "+calls.First()+".")
 	}
-	return nil
+	return in, nil
 }
 
 // item is what the decoder keeps of one input item.
@@ -141,44 +152,79 @@ type item struct {
 }
 
 // readItem reads input item i: its type (a message when it has none), its
-// role, and the texts that count.
+// role, and the texts that count (of a key given twice, the last). A call
+// or its output needs a call_id; every field it reads has its type, and a
+// role is one the API knows.
 func readItem(s *wire.Scanner, i int) (item, *wire.Error) {
 	var it item
 	if s.Peek() != '{' {
 		return it, openai.TypeError(s, fmt.Sprintf("input[%d]", i), "an object")
 	}
 	s.Enter()
+	var (
+		hasCallID             bool
+		content, output, args int // tokens
+	)
+	str := func(key string) ([]byte, *wire.Error) {
+		if s.Peek() != '"' {
+			return nil, openai.TypeError(s, fmt.Sprintf("input[%d].%s", i, key), "a string")
+		}
+		v, _ := s.StringValue()
+		return v, nil
+	}
 	for s.More() {
-		switch string(s.Key()) {
+		var err *wire.Error
+		switch k := s.Key(); string(k) {
 		case "type":
-			v, _ := s.StringValue()
+			var v []byte
+			v, err = str("type")
 			it.typ = string(v)
 		case "role":
-			v, _ := s.StringValue()
-			it.system = string(v) == "system" || string(v) == "developer"
+			var v []byte
+			if v, err = str("role"); err == nil {
+				switch role := string(v); role {
+				case "system", "developer":
+					it.system = true
+				case "user", "assistant":
+					it.system = false
+				default:
+					err = openai.Param(fmt.Sprintf("input[%d].role", i), "invalid_value", fmt.Sprintf(
+						"Invalid value: '%s'. Supported values are: 'assistant', 'system', 'developer', and 'user'.", role))
+				}
+			}
 		case "call_id":
-			v, _ := s.StringValue()
-			it.callID = string(v)
+			var v []byte
+			v, err = str("call_id")
+			it.callID, hasCallID = string(v), true
 		case "content", "output":
 			s.Peek()
 			it.contentStart = s.Pos()
-			n, err := readParts(s, i)
-			if err != nil {
-				return it, err
+			var n int
+			n, err = readParts(s, i)
+			if string(k) == "content" {
+				content = n
+			} else {
+				output = n
 			}
-			it.tokens += n
 			it.contentEnd = s.Pos()
 		case "arguments":
-			if s.Peek() == '"' {
-				_, n := s.Str()
-				it.tokens += wire.CountBytes(n)
-			} else {
-				s.Skip()
+			if s.Peek() != '"' {
+				err = openai.TypeError(s, fmt.Sprintf("input[%d].arguments", i), "a string")
+				break
 			}
+			_, n := s.Str()
+			args = wire.CountBytes(n)
 		default:
 			s.Skip()
 		}
+		if err != nil {
+			return it, err
+		}
 	}
+	if (it.typ == "function_call" || it.typ == "function_call_output") && !hasCallID {
+		return it, openai.Missing(fmt.Sprintf("input[%d].call_id", i))
+	}
+	it.tokens = content + output + args
 	return it, nil
 }
 
@@ -196,23 +242,14 @@ func readPart(s *wire.Scanner) int {
 		return 0
 	}
 	s.Enter()
-	total := 0
+	text := 0 // the last text wins
 	for s.More() {
 		if string(s.Key()) == "text" && s.Peek() == '"' {
 			_, n := s.Str()
-			total += wire.CountBytes(n)
+			text = wire.CountBytes(n)
 			continue
 		}
 		s.Skip()
 	}
-	return total
-}
-
-func indexOf(ids []string, id string) int {
-	for k, x := range ids {
-		if x == id {
-			return k
-		}
-	}
-	return -1
+	return text
 }
