@@ -4,14 +4,12 @@ import (
 	"bytes"
 	"encoding/json"
 	"io"
-	"os"
-	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/wiretest"
 )
 
 // The decoder checks syntax in the same pass that reads a body. These
@@ -70,31 +68,7 @@ func corpus(t *testing.T) [][]byte {
 	for _, s := range append(append([]string{}, anthropicSeeds...), openaiSeeds...) {
 		out = append(out, []byte(s))
 	}
-	files, err := filepath.Glob("testdata/fuzz/*/*")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if len(files) < 100 {
-		t.Fatalf("only %d corpus files", len(files))
-	}
-	for _, f := range files {
-		raw, err := os.ReadFile(f)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, line := range strings.Split(string(raw), "\n") {
-			lit, ok := strings.CutPrefix(line, "[]byte(")
-			if !ok {
-				continue
-			}
-			b, err := strconv.Unquote(strings.TrimSuffix(lit, ")"))
-			if err != nil {
-				t.Fatalf("%s: %v", f, err)
-			}
-			out = append(out, []byte(b))
-		}
-	}
-	return out
+	return append(out, wiretest.Corpus(t)...)
 }
 
 // malformed are bodies that break JSON in every way the scanner checks,

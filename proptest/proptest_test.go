@@ -23,17 +23,18 @@ func TestMain(m *testing.M) { leaktest.VerifyTestMain(m) }
 // forbids. It is derived from their settings, not from a sample: a preset
 // left off the list would fail the gate as soon as rapid met the case.
 var declared = map[string][]string{
-	// Their retry lists name quota_exhausted: the SDKs and Claude Code
-	// read only the 429, and s11 takes any unlisted type as transient.
-	"NeverResendsAfterPermanentError": {"blind", "claude-code", "s11", "sdk-anthropic", "sdk-openai"},
+	// Their retry lists name quota_exhausted: the SDKs, Claude Code and the
+	// AI SDK read only the 429, and s11 takes any unlisted type as
+	// transient; Codex's rounds resend a 403 (UnexpectedStatus).
+	"NeverResendsAfterPermanentError": {"blind", "claude-code", "s11", "sdk-anthropic", "sdk-openai", "codex", "ai-sdk"},
 	"NoSleepAfterFinalAttempt":        {"blind"},
 	// should_retry: ignore, and 503 is a status they retry (Gemini CLI
 	// reads no header at all).
-	"ShouldRetryFalseNeverResent": {"blind", "kimi-code", "s11", "gemini-cli"},
-	// Claude Code resends a 401 within its attempts.
-	"AuthRefreshAtMostOnce": {"blind", "claude-code"},
+	"ShouldRetryFalseNeverResent": {"blind", "kimi-code", "s11", "gemini-cli", "codex", "ai-sdk", "langchain-js"},
+	// Claude Code resends a 401 within its attempts, Codex in a new round.
+	"AuthRefreshAtMostOnce": {"blind", "claude-code", "codex"},
 	// shed_background: false.
-	"BackgroundNeverRetriesOverload": {"blind", "kimi-code", "s11", "sdk-anthropic", "sdk-openai", "gemini-cli"},
+	"BackgroundNeverRetriesOverload": {"blind", "kimi-code", "s11", "sdk-anthropic", "sdk-openai", "gemini-cli", "codex", "ai-sdk", "langchain-js"},
 	// s11 falls back on an overflow to a model of the same window, without
 	// adjusting or compacting.
 	"NoAttemptExceedsWindowAfterOverflow": {"blind", "s11"},
@@ -143,6 +144,7 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		{"BackgroundNeverRetriesOverload", recovery.KimiCode(), "shed_background: false"},
 		{"MaxTokensWithinOutputLimit", recovery.S11(), "escalation.unclamped: true"},
 		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth_within_attempts: true"},
+		{"NeverResendsAfterPermanentError", recovery.Codex(), "which lists permission (a new round resends it)"},
 		{"NoAttemptExceedsWindowAfterOverflow", recovery.S11(), "adjust.enabled: false and compaction.enabled: false"},
 		{"LimiterReleasesIntoRoom", fleetWithout(func(s *recovery.Strategy) { s.RateLimiter.MaxWait = time.Second }), "rate_limiter.max_wait: 1s"},
 		{"LoopGuardWarnsFirst", recovery.Classifying(), "loop_guard.no_progress_break: 2, not above no_progress_warn"},

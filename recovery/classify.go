@@ -128,6 +128,7 @@ func classifyAPIError(f *Failure, e *APIError) {
 			f.Kind = KindQuotaExhausted
 		} else {
 			f.Kind = KindInvalidRequest
+			f.OutputLimit, _ = ParseOutputLimit(e.Message)
 		}
 	case code == http.StatusUnauthorized:
 		f.Kind = KindAuth

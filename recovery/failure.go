@@ -14,6 +14,9 @@ type Failure struct {
 	ShouldRetry *bool
 	// Overflow holds the numbers a context-overflow message carries.
 	Overflow Overflow
+	// OutputLimit is the model's most output tokens, when a 400 says that
+	// max_tokens was above it (ParseOutputLimit); 0 otherwise.
+	OutputLimit int
 	// MidStream: the failure came after a streamed answer's status had
 	// arrived (the error matches ErrStreamBroken).
 	MidStream bool

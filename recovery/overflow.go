@@ -31,6 +31,34 @@ var (
 		overflowNum + `\s*in the functions\s*[,;]\s*)?(?:and\s+)?` + overflowNum + `\s*(?:in|for) the completion\s*\)`)
 )
 
+// The wordings of a max_tokens above the model's output limit.
+var (
+	// Anthropic: "max_tokens: 128000 > 64000, which is the maximum allowed
+	// number of output tokens for claude-…".
+	anthropicOutputLimit = regexp.MustCompile(`(?i)max_tokens:\s*` + overflowNum + `\s*>\s*` + overflowNum + `,\s*which is the maximum allowed number of output tokens`)
+	// OpenAI: "max_tokens is too large: 128000. This model supports at
+	// most 16384 completion tokens, whereas you provided 128000."
+	openAIOutputLimit = regexp.MustCompile(`(?i)supports at most\s*` + overflowNum + `\s*completion tokens`)
+)
+
+// ParseOutputLimit reads the model's output limit out of a 400 that
+// refused max_tokens for being above it, in the wordings of the Anthropic
+// Messages API and OpenAI Chat Completions. It reports false for any other
+// message.
+func ParseOutputLimit(msg string) (int, bool) {
+	if m := anthropicOutputLimit.FindStringSubmatch(msg); m != nil {
+		if n := tokenCount(m[2]); n > 0 {
+			return n, true
+		}
+	}
+	if m := openAIOutputLimit.FindStringSubmatch(msg); m != nil {
+		if n := tokenCount(m[1]); n > 0 {
+			return n, true
+		}
+	}
+	return 0, false
+}
+
 // ParseOverflow reads the numbers out of a context-overflow error message,
 // in the wordings of the Anthropic Messages API, of OpenAI Chat
 // Completions and of the Gemini API (docs/classification.md). It reports false when msg carries none of them;

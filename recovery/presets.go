@@ -165,6 +165,14 @@ func ClassifyFleet() Strategy {
 //     the step instead of opening a new one (AdjustWithinStep), and an
 //     overflow at the last attempt stops. A "prompt is too long" overflow
 //     (the input alone over) has no room to adjust into: it fails.
+//   - retry-after plus 0–25 % (ServerWaitJitter): the chapter says the
+//     server's wait is used as given, but Claude Code 2.1.332 measured
+//     against faultbench serve waited 2,377, 2,487 and 2,389 ms for a
+//     retry-after of 2 and 4,675, 4,328 and 4,889 ms for one of 4: the
+//     backoff's jitter is added to the server's wait too.
+//   - a 400 that says max_tokens is above the model's maximum is resent at
+//     once with the maximum (ClampMaxTokens), as the same measurement
+//     showed (128,000 for a model of 64,000: resent with 64,000, answered).
 //   - §13.11: before every retry, a 401 clears the cached credential and
 //     the request is resent within the normal attempts
 //     (AuthWithinAttempts: the refresh hook runs before each resend, no
@@ -180,7 +188,7 @@ func ClassifyFleet() Strategy {
 func ClaudeCode() Strategy {
 	return Strategy{
 		Name:                  "claude-code",
-		Description:           "Claude Code's withRetry (services/api/withRetry.ts: DEFAULT_MAX_RETRIES 10, MAX_529_RETRIES 3; docs/strategies.md): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first, 3×529 → fallback, max_tokens adjustment, background shed",
+		Description:           "Claude Code's withRetry (services/api/withRetry.ts: DEFAULT_MAX_RETRIES 10, MAX_529_RETRIES 3; docs/strategies.md): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first +0–25 % (measured on Claude Code 2.1.332), 3×529 → fallback when one is offered, max_tokens clamped to the model's maximum and adjusted on overflow, background shed",
 		Classify:              true,
 		Attempts:              11,
 		Backoff:               Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
@@ -190,6 +198,7 @@ func ClaudeCode() Strategy {
 		ShouldRetryPermanent:  true,
 		HonorRetryAfter:       true,
 		RetryAfterSecondsOnly: true,
+		ServerWaitJitter:      0.25,
 		FallbackAfter:         3,
 		AuthWithinAttempts:    true,
 		ShedBackground:        true,
@@ -197,6 +206,7 @@ func ClaudeCode() Strategy {
 		AdjustBuffer:          1000,
 		AdjustFloor:           3000,
 		AdjustWithinStep:      true,
+		ClampMaxTokens:        true,
 	}
 }
 
@@ -332,6 +342,108 @@ func SDKOpenAI() Strategy {
 	return s
 }
 
+// Codex is the retry of OpenAI's Codex CLI, read in openai/codex codex-rs:
+//
+//   - core/src/model_provider_info.rs: DEFAULT_REQUEST_MAX_RETRIES = 4
+//     (5 attempts per HTTP request: codex-client's run_with_retry loops
+//     0..=max_attempts), DEFAULT_STREAM_MAX_RETRIES = 5 (the turn loop
+//     sends the request again up to 5 more times: Rounds 5),
+//     DEFAULT_STREAM_IDLE_TIMEOUT_MS = 300,000; its RetryConfig sets
+//     base_delay 200 ms, retry_429 false, retry_5xx true, retry_transport
+//     true: the HTTP layer resends a 5xx, a connection failure or a
+//     timeout, and nothing else (no 408, 409 or 429).
+//   - codex-client/src/retry.rs, backoff(): 200 ms·2^(n−1) × a factor
+//     drawn in [0.9, 1.1) (symmetric 10 % jitter), no cap; the turn loop
+//     waits the same backoff of its own count between rounds. Neither
+//     layer reads retry-after or x-should-retry.
+//   - core/src/api_bridge.rs and error.rs: a 400 is InvalidRequest, a
+//     context overflow ContextWindowExceeded, a 429 RetryLimit (or
+//     UsageLimitReached, QuotaExceeded): none retryable, so they stop at
+//     once; a 500 (InternalServerError), any other status
+//     (UnexpectedStatus: 401, 403, 404, 408, 409, 413, 5xx), a stream that
+//     broke after its 200 (Stream) and transport errors are retryable: a
+//     new round each.
+//
+// So a persistent 503 makes 6 rounds of 5 attempts, 30 in all, as
+// Codex 0.171.0 measured against faultbench serve did. A stream that fails
+// after it began is not resent by the HTTP layer (GiveUpMidStream) but
+// starts a new round. The delay an in-stream rate-limit message asks for
+// ("try again in 1.5s"), which the turn loop waits instead of its backoff,
+// is not read: the engine reads no wait out of a message. Codex's
+// compaction of an overflowing context is another layer, off here.
+func Codex() Strategy {
+	return Strategy{
+		Name:            "codex",
+		Description:     "OpenAI Codex CLI (openai/codex codex-rs/core/src/model_provider_info.rs DEFAULT_REQUEST_MAX_RETRIES 4, DEFAULT_STREAM_MAX_RETRIES 5; codex-client/src/retry.rs backoff): 5 attempts on 5xx and transport errors, 200 ms·2^n ±10 % uncapped, in up to 6 rounds; 400 and 429 stop",
+		Classify:        true,
+		Attempts:        5,
+		Backoff:         Backoff{Base: 200 * time.Millisecond, Factor: 2, Jitter: JitterSymmetric, JitterRatio: 0.1},
+		Retry:           []Kind{KindServer, KindOverloaded, KindConnection, KindTimeout},
+		RetryStatuses:   StatusRange(500, 599),
+		ShouldRetry:     ShouldRetryIgnore,
+		GiveUpMidStream: true,
+		Rounds:          5,
+		RoundRetry: []Kind{KindServer, KindOverloaded, KindConnection, KindTimeout, KindConflict,
+			KindAuth, KindPermission, KindNotFound, KindRequestTooLarge, KindUnknown},
+		RoundBackoff: Backoff{Base: 200 * time.Millisecond, Factor: 2, Jitter: JitterSymmetric, JitterRatio: 0.1},
+	}
+}
+
+// AISDK is the retry of the Vercel AI SDK (vercel/ai,
+// packages/ai/src/util/retry-with-exponential-backoff.ts): maxRetries 2
+// (3 attempts), initialDelayInMs 2,000, backoffFactor 2, no jitter, no
+// cap; only an APICallError with isRetryable, which the provider utils set
+// for 408, 409, 429 and every 5xx and for a failed fetch (a quota 429 too:
+// only the status is read); retry-after-ms, then retry-after (seconds or
+// an HTTP date), used only when 0 ≤ ms < 60 s or below the backoff delay
+// (BackoffAboveCap), else the backoff. x-should-retry is not read. The
+// retry wraps the call until its response begins, so a stream that fails
+// after its 200 is not resent (GiveUpMidStream). No fallback, escalation,
+// adjustment or compaction.
+func AISDK() Strategy {
+	return Strategy{
+		Name:            "ai-sdk",
+		Description:     "Vercel AI SDK (vercel/ai packages/ai/src/util/retry-with-exponential-backoff.ts: maxRetries 2, initialDelayInMs 2000, backoffFactor 2): 3 attempts on 408, 409, 429, 5xx and network errors, retry-after only below 60 s",
+		Classify:        true,
+		Attempts:        3,
+		Backoff:         Backoff{Base: 2 * time.Second, Factor: 2, Jitter: JitterNone},
+		Retry:           []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:   append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:     ShouldRetryIgnore,
+		GiveUpMidStream: true,
+		HonorRetryAfter: true,
+		RetryAfterCap:   time.Minute,
+		BackoffAboveCap: true,
+	}
+}
+
+// LangChainJS is the retry of LangChain.js (langchain-ai/langchainjs,
+// langchain-core/src/utils/async_caller.ts), whose chat models turn their
+// SDK client's own retries off and call through AsyncCaller: maxRetries
+// 6 (7 attempts) through p-retry with randomize: true and p-retry's
+// defaults otherwise (factor 2, minTimeout 1,000 ms, maxTimeout
+// Infinity): the wait before retry n is 1 s·2^(n−1) × a factor drawn in
+// [1, 2) (positive jitter of 100 %), uncapped. defaultFailedAttemptHandler
+// stops on a status in STATUS_NO_RETRY (400 to 409: so 408 and 409 too),
+// on error code insufficient_quota, and on an abort or cancel; everything
+// else is retried: 429, 410 and above, every 5xx, a connection failure, an
+// unknown error. No retry-after, no x-should-retry. The retry wraps the
+// call until the stream begins (GiveUpMidStream).
+func LangChainJS() Strategy {
+	return Strategy{
+		Name:        "langchain-js",
+		Description: "LangChain.js AsyncCaller (langchain-ai/langchainjs langchain-core/src/utils/async_caller.ts: maxRetries 6 through p-retry, randomize): 7 attempts, 1 s·2^n × U(1,2) uncapped, no retry-after, 400–409 and insufficient_quota stop",
+		Classify:    true,
+		Attempts:    7,
+		Backoff:     Backoff{Base: time.Second, Factor: 2, Jitter: JitterPositive, JitterRatio: 1},
+		Retry: []Kind{KindConnection, KindTimeout, KindRateLimit, KindServer, KindOverloaded,
+			KindRequestTooLarge, KindInvalidRequest, KindUnknown},
+		RetryStatuses:   StatusRange(410, 599),
+		ShouldRetry:     ShouldRetryIgnore,
+		GiveUpMidStream: true,
+	}
+}
+
 // SDKDefault is the name the official SDKs' preset had before it was split
 // in two: an alias of SDKAnthropic under its old name, so that
 // --strategies sdk-default and budgets keyed sdk-default still work. It is
@@ -354,7 +466,8 @@ func StatusRange(lo, hi int) []int {
 
 // Presets returns the built-in strategies in their documented order.
 func Presets() []Strategy {
-	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClassifyFleet(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI(), GeminiCLI()}
+	return []Strategy{Blind(), Classifying(), ClassifyPreflight(), ClassifyFleet(), ClaudeCode(), KimiCode(), S11(), SDKAnthropic(), SDKOpenAI(),
+		GeminiCLI(), Codex(), AISDK(), LangChainJS()}
 }
 
 // Aliases returns the other names presets are known by: sdk-default, for

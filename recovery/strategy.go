@@ -38,6 +38,21 @@ type Strategy struct {
 	// Backoff computes the wait between attempts.
 	Backoff Backoff
 
+	// Rounds wraps a step's attempts in an outer loop, as Codex's turn loop
+	// (stream_max_retries) wraps its HTTP retries (request_max_retries):
+	// when a step ends on a failure of a kind RoundRetry lists — its
+	// attempts used up, a failure the step does not resend, or a stream
+	// that failed after it began under GiveUpMidStream — the engine waits
+	// RoundBackoff and starts the step again with a fresh count, at most
+	// Rounds more times. 0: no outer loop. Classify only.
+	Rounds int
+	// RoundRetry lists the kinds that start a new round; nil means the
+	// kinds Retry lists.
+	RoundRetry []Kind
+	// RoundBackoff computes the wait before round i+1 (0 for the first
+	// new round).
+	RoundBackoff Backoff
+
 	// SleepAfterFinal sleeps the backoff delay even after the last attempt
 	// has failed: the naive bug, kept so that blind can show what it costs.
 	// A classifying strategy with it sleeps when a step's attempts run out,
@@ -89,6 +104,10 @@ type Strategy struct {
 	// GiveUpAboveCap stops the turn when the server asks for more than
 	// RetryAfterCap; false waits the cap instead.
 	GiveUpAboveCap bool
+	// BackoffAboveCap replaces a server wait of RetryAfterCap or more with
+	// the backoff delay, when that is shorter (the Vercel AI SDK uses a
+	// retry-after only below 60 s). GiveUpAboveCap wins when both are set.
+	BackoffAboveCap bool
 	// FallbackAboveCap, with GiveUpAboveCap, moves the turn to the next
 	// fallback model (a new step) when the server asks for more than
 	// RetryAfterCap, and stops only when no model is left: Gemini CLI
@@ -186,6 +205,14 @@ type Strategy struct {
 	AdjustBuffer int
 	// AdjustFloor is the least output budget an adjustment leaves; 0 means 3,000.
 	AdjustFloor int
+	// ClampMaxTokens resends at once, with max_tokens lowered to the
+	// model's maximum, a 400 that says max_tokens is above it ("max_tokens:
+	// 128000 > 64000, which is the maximum allowed number of output tokens
+	// for …"; OpenAI: "… supports at most 16384 completion tokens"), as
+	// Claude Code does. The resend is one more attempt of the step. Classify
+	// only.
+	ClampMaxTokens bool
+
 	// AdjustWithinStep makes an adjustment one more attempt of the step
 	// instead of a new step, and makes an overflow met when the step's
 	// attempts are used up stop the turn (Claude Code checks "too many
@@ -355,6 +382,22 @@ func (s Strategy) retries(k Kind, status int) bool {
 	return true
 }
 
+// roundRetries reports whether a failure of kind k ends the step into a
+// new round (Rounds).
+func (s Strategy) roundRetries(k Kind) bool {
+	if s.Rounds <= 0 {
+		return false
+	}
+	kinds := s.RoundRetry
+	if kinds == nil {
+		kinds = s.Retry
+	}
+	if kinds == nil {
+		kinds = transientKinds
+	}
+	return slices.Contains(kinds, k)
+}
+
 // persistentKind reports whether persistent mode retries k past Attempts.
 func (s Strategy) persistentKind(k Kind) bool {
 	return s.Persistent && (k == KindRateLimit || k == KindOverloaded)
@@ -365,6 +408,7 @@ func (s Strategy) Clone() Strategy {
 	s.Retry = slices.Clone(s.Retry)
 	s.RetryStatuses = slices.Clone(s.RetryStatuses)
 	s.FallbackOn = slices.Clone(s.FallbackOn)
+	s.RoundRetry = slices.Clone(s.RoundRetry)
 	return s
 }
 

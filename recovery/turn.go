@@ -30,6 +30,7 @@ type turn struct {
 	// escalatedFrom is max_tokens before an escalation made within the
 	// step (EscalateWithinStep), until the escalated call is answered.
 	escalatedFrom int
+	rounds        int // new rounds started (Strategy.Rounds)
 }
 
 func (t *turn) run(ctx context.Context) (*Result, error) {
@@ -128,7 +129,13 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		}
 	}
 	if f.MidStream && t.s.GiveUpMidStream && f.Kind != KindCancelled {
+		if next, err := t.nextRound(ctx, f); next || err != nil {
+			return next, &t.res, err
+		}
 		return stop(StopNotRetryable, "the stream failed after it began")
+	}
+	if t.s.ClampMaxTokens && f.Kind == KindInvalidRequest && f.OutputLimit > 0 && t.req.MaxTokens > f.OutputLimit {
+		return t.clamp(f)
 	}
 	if slices.Contains(t.s.FallbackOn, f.Kind) {
 		if t.fallback(string(f.Kind)) {
@@ -156,6 +163,9 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 		}
 	}
 	if !retryable {
+		if next, err := t.nextRound(ctx, f); next || err != nil {
+			return next, &t.res, err
+		}
 		if f.Kind == KindAuth {
 			return stop(StopAuth, "credentials rejected and no refresh")
 		}
@@ -250,6 +260,9 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 		if t.s.FallbackOnExhausted && t.fallback("attempts exhausted") {
 			return nil
 		}
+		if next, err := t.nextRound(ctx, f); next || err != nil {
+			return err
+		}
 		if t.s.SleepAfterFinal {
 			if err := t.sleep(ctx, t.s.Backoff.Delay(t.step-1, t.e.rand)); err != nil {
 				return err
@@ -267,15 +280,21 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 		b.Cap = t.s.persistentCap()
 	}
 	sw, asked := t.s.serverWait(f, t.e.clock.Now())
-	if c := t.s.RetryAfterCap; asked && c > 0 && sw > c {
-		if t.s.GiveUpAboveCap {
-			reason := fmt.Sprintf("server asked to wait %v, above the %v cap", sw, c)
-			if t.s.FallbackAboveCap && t.fallback(reason) {
-				return nil
-			}
-			_, err := t.stop(f, StopRetryAfterCap, reason)
-			return err
+	switch c := t.s.RetryAfterCap; {
+	case asked && c > 0 && sw > c && t.s.GiveUpAboveCap:
+		reason := fmt.Sprintf("server asked to wait %v, above the %v cap", sw, c)
+		if t.s.FallbackAboveCap && t.fallback(reason) {
+			return nil
 		}
+		_, err := t.stop(f, StopRetryAfterCap, reason)
+		return err
+	case asked && c > 0 && sw >= c && t.s.BackoffAboveCap:
+		// The Vercel AI SDK: a wait of a minute or more is not taken,
+		// unless the backoff would wait longer still.
+		if plain := (Backoff{Base: b.Base, Factor: b.Factor, Cap: b.Cap}).Delay(t.step-1, nil); plain < sw {
+			asked = false
+		}
+	case asked && c > 0 && sw > c:
 		sw = c
 	}
 	wait := t.backoff(b, sw, asked)
@@ -318,6 +337,50 @@ func (t *turn) backoff(b Backoff, sw time.Duration, asked bool) time.Duration {
 		t.current = min(t.current, b.Cap)
 	}
 	return wait
+}
+
+// nextRound starts a new round (Strategy.Rounds) after a step that ended
+// on f, when the strategy's rounds resend f's kind and some are left: it
+// waits the round's backoff and resets the step's count. next reports
+// whether the loop should send again; err is the turn's end when the wait
+// could not be made (cancelled, or past the wait budget).
+func (t *turn) nextRound(ctx context.Context, f Failure) (next bool, err error) {
+	if !t.s.Classify || !t.s.roundRetries(f.Kind) || t.rounds >= t.s.Rounds {
+		return false, nil
+	}
+	if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+		return false, nil
+	}
+	if t.budgetStops() {
+		_, err := t.stop(f, StopRetryBudget, t.budgetReason())
+		return false, err
+	}
+	wait := t.s.RoundBackoff.Delay(t.rounds, t.e.rand)
+	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
+		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
+		return false, err
+	}
+	t.rounds++
+	if err := t.sleep(ctx, wait); err != nil {
+		return false, err
+	}
+	t.newStep()
+	return true, nil
+}
+
+// clamp lowers max_tokens to the output limit a 400 stated and resends at
+// once, as one more attempt of the step (Strategy.ClampMaxTokens).
+func (t *turn) clamp(f Failure) (bool, *Result, error) {
+	if t.step >= t.s.attempts() {
+		res, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted before clamping max_tokens", t.step))
+		return false, res, err
+	}
+	from := t.req.MaxTokens
+	t.req.MaxTokens = f.OutputLimit
+	t.res.Adjustments++
+	t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: f.OutputLimit,
+		Reason: "max_tokens above the model's maximum"})
+	return true, nil, nil
 }
 
 // sleep waits on the engine's clock and records the wait. With a heartbeat

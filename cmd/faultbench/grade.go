@@ -67,7 +67,7 @@ its budgets in an expect block). --check exits 1 when a check fails or a budget 
 	fl := cmd.Flags()
 	fl.StringVar(&f.pack, "pack", "", "a folder (or file) of scenarios to grade with, instead of the built-in pack")
 	fl.StringVar(&f.writePack, "write-pack", "", "write the built-in pack into DIR, to edit, and exit")
-	fl.StringVar(&f.strategies, "strategies", strings.Join(presetNames(), ","), "the strategies to run the pack through beside the client")
+	fl.StringVar(&f.strategies, "strategies", strings.Join(defaultNames(), ","), "the strategies to run the pack through beside the client")
 	fl.BoolVar(&f.check, "check", false, "exit 1 when a check fails or a budget of the client (expect: {client: ...}) breaks")
 	fl.BoolVar(&f.cardOnly, "card-only", false, "table and markdown: print the report card alone, without the strategies' report")
 	fl.StringVar(&f.format, "format", "table", "output format: table|markdown|json|junit|html")

@@ -103,7 +103,7 @@ func TestRunJSONFollowsTheContract(t *testing.T) {
 	if err := json.Unmarshal(data, &doc); err != nil {
 		t.Fatal(err)
 	}
-	if doc.Seed != 3 || len(doc.Results) != len(presetNames()) {
+	if doc.Seed != 3 || len(doc.Results) != len(defaultNames()) {
 		t.Fatalf("seed %d, %d results", doc.Seed, len(doc.Results))
 	}
 	keys := []string{"scenario", "strategy", "outcome", "attempts", "repair_calls", "wait_ms", "submitted_input_tokens",

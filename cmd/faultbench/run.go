@@ -58,7 +58,7 @@ the shards' JSON with faultbench merge.
 		},
 	}
 	fl := cmd.Flags()
-	fl.StringVar(&f.strategies, "strategies", strings.Join(presetNames(), ","), "comma-separated strategies to compare")
+	fl.StringVar(&f.strategies, "strategies", strings.Join(defaultNames(), ","), "comma-separated strategies to compare (default: every preset but "+strings.Join(namedOnly, ", ")+", which run when named)")
 	fl.Uint64Var(&f.seed, "seed", 1, "seed of every run's random source")
 	fl.StringVar(&f.output.format, "format", "table", "output format: "+strings.Join(reports.Formats(), "|"))
 	fl.StringVar(&f.output.out, "out", "", "write the report to FILE instead of standard output")

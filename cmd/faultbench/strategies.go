@@ -206,6 +206,21 @@ var strategyRows = []strategyRow{
 		}
 		return fmt.Sprintf("%s ×%s\n%s\n%s", shortDur(base), strconv.FormatFloat(factor, 'f', -1, 64), cap, jitterCell(b))
 	}},
+	{"rounds", true, func(s recovery.Strategy) string {
+		if s.Rounds <= 0 {
+			return "none"
+		}
+		b := s.RoundBackoff
+		base := b.Base
+		if base <= 0 {
+			base = time.Second
+		}
+		out := fmt.Sprintf("%d more\n%s ×2^r\n%s", s.Rounds, shortDur(base), jitterCell(b))
+		if s.RoundRetry != nil {
+			out += "\non " + kindCell(s.RoundRetry)
+		}
+		return out
+	}},
 	{"sleeps after last", false, func(s recovery.Strategy) string { return yesNo(s.SleepAfterFinal) }},
 	{"retries", false, func(s recovery.Strategy) string {
 		if !s.Classify {
@@ -225,7 +240,7 @@ var strategyRows = []strategyRow{
 			return "any"
 		}
 		var lines []string
-		text := strategyfile.FormatStatuses(s.RetryStatuses)
+		text := statusRuns(strategyfile.FormatStatuses(s.RetryStatuses))
 		for i := 0; i < len(text); i += 3 {
 			lines = append(lines, strings.Join(text[i:min(i+3, len(text))], " "))
 		}
@@ -252,12 +267,18 @@ var strategyRows = []strategyRow{
 		if s.RetryAfterSecondsOnly {
 			obeyed = "whole seconds\nonly"
 		}
+		if s.ServerWaitJitter > 0 {
+			obeyed += "\n+0–" + strconv.FormatFloat(s.ServerWaitJitter*100, 'f', -1, 64) + "%"
+		}
 		if s.RetryAfterCap <= 0 {
 			return obeyed + "\nno cap"
 		}
 		above := "waits cap"
-		if s.GiveUpAboveCap {
+		switch {
+		case s.GiveUpAboveCap:
 			above = "gives up"
+		case s.BackoffAboveCap:
+			above = "backoff"
 		}
 		return fmt.Sprintf("%s\ncap %s\nabove: %s", obeyed, shortDur(s.RetryAfterCap), above)
 	}},
@@ -320,6 +341,7 @@ var strategyRows = []strategyRow{
 		}
 		return out
 	}},
+	{"max_tokens clamp", true, func(s recovery.Strategy) string { return yesNo(s.ClampMaxTokens) }},
 	{"compaction", true, func(s recovery.Strategy) string {
 		if !s.Compact {
 			return "off"
@@ -401,6 +423,30 @@ var strategyRows = []strategyRow{
 		}
 		return fmt.Sprintf("from %d\n%d to %d\n×%s on\n429/529", orDefault(a.InitialLimit, 20), orDefault(a.MinLimit, 1), orDefault(a.MaxLimit, 200), strconv.FormatFloat(r, 'f', -1, 64))
 	}},
+}
+
+// statusRuns writes four or more consecutive statuses as one range
+// ("410–499"), for a narrow cell.
+func statusRuns(text []string) []string {
+	var out []string
+	for i := 0; i < len(text); {
+		j := i
+		for j+1 < len(text) {
+			a, errA := strconv.Atoi(text[j])
+			b, errB := strconv.Atoi(text[j+1])
+			if errA != nil || errB != nil || b != a+1 {
+				break
+			}
+			j++
+		}
+		if j-i >= 3 {
+			out = append(out, text[i]+"–"+text[j])
+		} else {
+			out = append(out, text[i:j+1]...)
+		}
+		i = j + 1
+	}
+	return out
 }
 
 func orWait(d, def time.Duration) time.Duration {

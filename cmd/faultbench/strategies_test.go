@@ -45,9 +45,12 @@ func TestStrategiesShowsEachSourceOption(t *testing.T) {
 		s    func() recovery.Strategy
 		want []string
 	}{
-		{recovery.ClaudeCode, []string{"true: resends\npermanent too", "whole seconds\nonly\nno cap", "before each\nretry, within\nthe attempts", "floor 3000\nwithin the step"}},
+		{recovery.ClaudeCode, []string{"true: resends\npermanent too", "whole seconds\nonly\n+0–25%\nno cap", "before each\nretry, within\nthe attempts", "floor 3000\nwithin the step"}},
 		{recovery.SDKOpenAI, []string{"true: resends\npermanent too", "obeyed\ncap 2m\nabove: gives up", "overloaded\nnot once a\nstream began"}},
 		{recovery.KimiCode, []string{"0.85×input\non every\noverflow"}},
+		{recovery.Codex, []string{"5 more\n200ms ×2^r\njitter ±10%", "ignored"}},
+		{recovery.AISDK, []string{"obeyed\ncap 1m\nabove: backoff"}},
+		{recovery.LangChainJS, []string{"410–499 5xx", "jitter +0–100%"}},
 		{recovery.S11, []string{"ceiling 32768\nunclamped\nwithin the step"}},
 		{recovery.Classifying, []string{"repeat 3/5\nping-pong 3/5\nno progress 2 at once"}},
 	} {

@@ -4,11 +4,29 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
+
+// namedOnly are the presets `run` and `grade` compare only when named:
+// the products' own retry loops. Compared by default too, they would push
+// the default table past its 300 lines.
+var namedOnly = []string{"codex", "ai-sdk", "langchain-js"}
+
+// defaultNames are the strategies `run` and `grade` compare when no
+// --strategies is given: every preset but namedOnly.
+func defaultNames() []string {
+	var names []string
+	for _, n := range presetNames() {
+		if !slices.Contains(namedOnly, n) {
+			names = append(names, n)
+		}
+	}
+	return names
+}
 
 func presetNames() []string {
 	var names []string

@@ -77,7 +77,7 @@ func NeverResendsAfterPermanentError(_ *scenario.Scenario, s recovery.Strategy, 
 			continue
 		}
 		return broken(s, fmt.Sprintf("attempt %d was %s, yet attempt %d followed on %s", a.N, a.Kind, next.N, next.Model),
-			notClassify, retryLists(k), shouldRetryPermanent)
+			notClassify, retryLists(k), roundsList(k), shouldRetryPermanent)
 	}
 	return nil
 }
@@ -149,9 +149,9 @@ func AuthRefreshAtMostOnce(sc *scenario.Scenario, s recovery.Strategy, r ledger.
 	}
 	switch {
 	case refreshes > 1:
-		return broken(s, fmt.Sprintf("resent a 401 %d times in one turn", refreshes), notClassify, authWithinAttempts, retryLists(recovery.KindAuth))
+		return broken(s, fmt.Sprintf("resent a 401 %d times in one turn", refreshes), notClassify, authWithinAttempts, retryLists(recovery.KindAuth), roundsList(recovery.KindAuth))
 	case refreshes == 1 && (!sc.Turn.AuthRefresh || !s.RefreshAuth):
-		return broken(s, "retried a 401 with no refresh to make", notClassify, authWithinAttempts, retryLists(recovery.KindAuth))
+		return broken(s, "retried a 401 with no refresh to make", notClassify, authWithinAttempts, retryLists(recovery.KindAuth), roundsList(recovery.KindAuth))
 	}
 	return nil
 }

@@ -48,6 +48,21 @@ func retryLists(k recovery.Kind) setting {
 	}
 }
 
+// roundsList names the outer retry loop when it starts a new round on k.
+func roundsList(k recovery.Kind) setting {
+	return func(s recovery.Strategy) (string, bool) {
+		kinds := s.RoundRetry
+		if kinds == nil {
+			kinds = s.Retry
+		}
+		if kinds == nil {
+			kinds = recovery.TransientKinds()
+		}
+		return fmt.Sprintf("rounds: {max: %d, retry: [%s]}, which lists %s (a new round resends it)", s.Rounds, joinKinds(kinds), k),
+			s.Classify && s.Rounds > 0 && slices.Contains(kinds, k)
+	}
+}
+
 func shouldRetryPermanent(s recovery.Strategy) (string, bool) {
 	return "should_retry_permanent: true (x-should-retry: true resends it)", s.ShouldRetryPermanent
 }

@@ -33,6 +33,12 @@ func WaitsWithinBounds(sc *scenario.Scenario, s recovery.Strategy, r ledger.Resu
 				return true
 			}
 		}
+		for i := range s.Rounds {
+			lo, hi := s.RoundBackoff.Bounds(i)
+			if s.Classify && ms >= lo.Milliseconds()-1 && ms <= hi.Milliseconds()+1 {
+				return true
+			}
+		}
 		if !s.Classify || (!s.HonorRetryAfter && !s.HonorRateLimitReset) {
 			return false
 		}
@@ -41,6 +47,11 @@ func WaitsWithinBounds(sc *scenario.Scenario, s recovery.Strategy, r ledger.Resu
 				w = min(w, c)
 			}
 			if d := ms - w.Milliseconds(); d >= -1 && d <= 1 {
+				return true
+			}
+			// retry_after.jitter adds 0 to that share of it.
+			if j := s.ServerWaitJitter; s.HonorRetryAfter && j > 0 && ms >= w.Milliseconds() &&
+				ms <= w.Milliseconds()+int64(float64(w.Milliseconds())*min(j, 1))+1 {
 				return true
 			}
 		}

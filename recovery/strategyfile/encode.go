@@ -28,16 +28,15 @@ func Marshal(s recovery.Strategy) []byte {
 	line(0, "attempts", strconv.Itoa(s.Attempts))
 	line(0, "turn_attempts", strconv.Itoa(s.TurnAttempts))
 	group("backoff")
-	line(1, "base", dur(s.Backoff.Base))
-	line(1, "factor", num(s.Backoff.Factor))
-	line(1, "cap", dur(s.Backoff.Cap))
-	jit := s.Backoff.Jitter
-	if jit == "" {
-		jit = recovery.JitterNone
-	}
-	line(1, "jitter", string(jit))
-	line(1, "jitter_ratio", num(s.Backoff.JitterRatio))
+	backoffLines(s.Backoff, 1, line)
 	line(1, "running", strconv.FormatBool(s.RaiseBackoff))
+	group("rounds")
+	line(1, "max", strconv.Itoa(s.Rounds))
+	if s.RoundRetry != nil {
+		line(1, "retry", kindList(s.RoundRetry))
+	}
+	fmt.Fprintf(&b, "  backoff:\n")
+	backoffLines(s.RoundBackoff, 2, line)
 	line(0, "sleep_after_final", strconv.FormatBool(s.SleepAfterFinal))
 	retry := s.Retry
 	if retry == nil {
@@ -65,6 +64,8 @@ func Marshal(s recovery.Strategy) []byte {
 		above = "fallback"
 	case s.GiveUpAboveCap:
 		above = "give_up"
+	case s.BackoffAboveCap:
+		above = "backoff"
 	}
 	line(1, "above_cap", above)
 	line(0, "wait_budget", dur(s.WaitBudget))
@@ -77,6 +78,7 @@ func Marshal(s recovery.Strategy) []byte {
 	line(1, "on_exhausted", strconv.FormatBool(s.FallbackOnExhausted))
 	line(0, "refresh_auth", strconv.FormatBool(s.RefreshAuth))
 	line(0, "auth_within_attempts", strconv.FormatBool(s.AuthWithinAttempts))
+	line(0, "clamp_max_tokens", strconv.FormatBool(s.ClampMaxTokens))
 	line(0, "shed_background", strconv.FormatBool(s.ShedBackground))
 	group("escalation")
 	line(1, "factor", num(s.EscalationFactor))
@@ -111,6 +113,19 @@ func Marshal(s recovery.Strategy) []byte {
 	line(0, "step_cap", strconv.Itoa(s.StepCap))
 	marshalPolicies(s, line, group)
 	return []byte(b.String())
+}
+
+// backoffLines writes a backoff's fields at indent.
+func backoffLines(bo recovery.Backoff, indent int, line func(int, string, string)) {
+	line(indent, "base", dur(bo.Base))
+	line(indent, "factor", num(bo.Factor))
+	line(indent, "cap", dur(bo.Cap))
+	jit := bo.Jitter
+	if jit == "" {
+		jit = recovery.JitterNone
+	}
+	line(indent, "jitter", string(jit))
+	line(indent, "jitter_ratio", num(bo.JitterRatio))
 }
 
 func quote(s string) string { return strconv.Quote(s) }

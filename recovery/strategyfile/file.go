@@ -16,6 +16,7 @@ type doc struct {
 	Attempts        *int         `yaml:"attempts"`
 	TurnAttempts    *int         `yaml:"turn_attempts"`
 	Backoff         *backoff     `yaml:"backoff"`
+	Rounds          *rounds      `yaml:"rounds"`
 	SleepAfterFinal *bool        `yaml:"sleep_after_final"`
 	Retry           *[]kind      `yaml:"retry"`
 	RetryStatuses   *[]status    `yaml:"retry_statuses"`
@@ -45,6 +46,15 @@ type doc struct {
 	ShouldRetryPermanent *bool `yaml:"should_retry_permanent"` // x-should-retry: true resends permanent failures too
 	GiveUpMidStream      *bool `yaml:"give_up_mid_stream"`     // a stream that failed after it began is not resent
 	AuthWithinAttempts   *bool `yaml:"auth_within_attempts"`   // a 401 is resent within the step's attempts
+	ClampMaxTokens       *bool `yaml:"clamp_max_tokens"`       // a 400 for max_tokens above the model's maximum is resent with the maximum
+}
+
+// rounds is the outer retry loop around a step's attempts (Codex's stream
+// retries around its HTTP retries).
+type rounds struct {
+	Max     *int     `yaml:"max"`
+	Retry   *[]kind  `yaml:"retry"`
+	Backoff *backoff `yaml:"backoff"`
 }
 
 // loopGuard is the loop guard of agent turns; a threshold of 0 takes
@@ -115,6 +125,20 @@ type compaction struct {
 	LearnFromEstimate *bool `yaml:"learn_from_estimate"` // every overflow learns ratio × the counted input
 }
 
+// writeBackoff writes b over dst.
+func writeBackoff(dst *recovery.Backoff, b *backoff) {
+	if b == nil {
+		return
+	}
+	setDuration(&dst.Base, b.Base)
+	set(&dst.Factor, b.Factor)
+	setDuration(&dst.Cap, b.Cap)
+	if b.Jitter != nil {
+		dst.Jitter = recovery.Jitter(*b.Jitter)
+	}
+	set(&dst.JitterRatio, b.JitterRatio)
+}
+
 func set[T any](dst *T, src *T) {
 	if src != nil {
 		*dst = *src
@@ -160,6 +184,15 @@ func (f *doc) apply(s *recovery.Strategy) []problem {
 		c.wait("$.retry_after.cap", r.Cap)
 		c.ratio("$.retry_after.jitter", r.Jitter)
 	}
+	if r := f.Rounds; r != nil {
+		c.count("$.rounds.max", r.Max, MaxAttempts)
+		if b := r.Backoff; b != nil {
+			c.wait("$.rounds.backoff.base", b.Base)
+			c.wait("$.rounds.backoff.cap", b.Cap)
+			c.factor("$.rounds.backoff.factor", b.Factor, 1, "for the default 2")
+			c.ratio("$.rounds.backoff.jitter_ratio", b.JitterRatio)
+		}
+	}
 	if fb := f.Fallback; fb != nil {
 		c.count("$.fallback.after", fb.After, MaxAttempts)
 	}
@@ -203,15 +236,16 @@ func (f *doc) write(s *recovery.Strategy) {
 	set(&s.Classify, f.Classify)
 	set(&s.Attempts, f.Attempts)
 	set(&s.TurnAttempts, f.TurnAttempts)
+	writeBackoff(&s.Backoff, f.Backoff)
 	if b := f.Backoff; b != nil {
-		setDuration(&s.Backoff.Base, b.Base)
-		set(&s.Backoff.Factor, b.Factor)
-		setDuration(&s.Backoff.Cap, b.Cap)
-		if b.Jitter != nil {
-			s.Backoff.Jitter = recovery.Jitter(*b.Jitter)
-		}
-		set(&s.Backoff.JitterRatio, b.JitterRatio)
 		set(&s.RaiseBackoff, b.Running)
+	}
+	if r := f.Rounds; r != nil {
+		set(&s.Rounds, r.Max)
+		if r.Retry != nil {
+			s.RoundRetry = kinds(r.Retry)
+		}
+		writeBackoff(&s.RoundBackoff, r.Backoff)
 	}
 	set(&s.SleepAfterFinal, f.SleepAfterFinal)
 	if f.Retry != nil {
@@ -236,8 +270,9 @@ func (f *doc) write(s *recovery.Strategy) {
 		set(&s.HonorRetryInfo, r.RetryInfo)
 		set(&s.ServerWaitJitter, r.Jitter)
 		if r.AboveCap != nil {
-			s.GiveUpAboveCap = *r.AboveCap != "wait"
+			s.GiveUpAboveCap = *r.AboveCap == "give_up" || *r.AboveCap == "fallback"
 			s.FallbackAboveCap = *r.AboveCap == "fallback"
+			s.BackoffAboveCap = *r.AboveCap == "backoff"
 		}
 	}
 	setDuration(&s.WaitBudget, f.WaitBudget)
@@ -253,6 +288,7 @@ func (f *doc) write(s *recovery.Strategy) {
 	}
 	set(&s.RefreshAuth, f.RefreshAuth)
 	set(&s.AuthWithinAttempts, f.AuthWithinAttempts)
+	set(&s.ClampMaxTokens, f.ClampMaxTokens)
 	set(&s.ShedBackground, f.ShedBackground)
 	if e := f.Escalation; e != nil {
 		set(&s.EscalationFactor, e.Factor)

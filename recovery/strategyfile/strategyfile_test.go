@@ -30,6 +30,9 @@ func normal(s recovery.Strategy) recovery.Strategy {
 	if s.Backoff.Jitter == "" {
 		s.Backoff.Jitter = recovery.JitterNone
 	}
+	if s.RoundBackoff.Jitter == "" {
+		s.RoundBackoff.Jitter = recovery.JitterNone
+	}
 	return s
 }
 

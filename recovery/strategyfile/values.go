@@ -114,12 +114,12 @@ func (m *shouldRetry) UnmarshalYAML(n ast.Node) error {
 type aboveCap string
 
 func (a *aboveCap) UnmarshalYAML(n ast.Node) error {
-	s, err := scalar(n, "wait, give_up or fallback")
+	s, err := scalar(n, "wait, give_up, fallback or backoff")
 	if err != nil {
 		return err
 	}
-	if s != "wait" && s != "give_up" && s != "fallback" {
-		return badValue(n, "want wait, give_up or fallback, got %s", short(s))
+	if s != "wait" && s != "give_up" && s != "fallback" && s != "backoff" {
+		return badValue(n, "want wait, give_up, fallback or backoff, got %s", short(s))
 	}
 	*a = aboveCap(s)
 	return nil
