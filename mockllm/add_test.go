@@ -27,6 +27,14 @@ var _ = Describe("scenarios added after New", func() {
 		Expect(to("a").send(srv, body).Code).To(Equal(200))
 	})
 
+	It("opens a fleet of an added scenario, as of one New was given", func() {
+		srv := mockllm.New(nil, clock.NewVirtual())
+		Expect(srv.Add(newScenario())).To(Succeed())
+		Expect(srv.OpenFleet(scName, []string{"f1", "f2"}, []mockllm.Clock{clock.NewVirtual(), clock.NewVirtual()})).To(Succeed())
+		Expect(to("f1").send(srv, ask("sonnet", 1000, 100)).Code).To(Equal(200))
+		Expect(srv.OpenFleet("nope", nil, nil)).To(MatchError(ContainSubstring(`unknown scenario "nope"`)))
+	})
+
 	It("refuses a name New was given, and no scenario at all", func() {
 		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
 		Expect(srv.Add(newScenario())).To(MatchError(ContainSubstring("made with it")))

@@ -10,8 +10,8 @@ import "fmt"
 // differ, or a session exists; the sessions opened before the error stay
 // open.
 func (s *Server) OpenFleet(name string, sessions []string, clocks []Clock) error {
-	sc, ok := s.scenarios[name]
-	if !ok {
+	sc := s.lookup(name) // a scenario of New or of Add
+	if sc == nil {
 		return fmt.Errorf("mockllm: open fleet: unknown scenario %q", name)
 	}
 	if len(sessions) != len(clocks) {
