@@ -438,6 +438,11 @@ func (t *turn) fallback(reason string) bool {
 	t.res.Fallbacks++
 	t.newStep()
 	t.e.observe(Event{Type: EventFallback, Time: t.e.clock.Now(), Attempt: t.res.Attempts, From: from, To: t.req.Model, Reason: reason})
+	// An escalation raised max_tokens within the old model's output limit;
+	// the new model may have a smaller one.
+	if lim := t.limits().MaxOutput; lim > 0 && t.req.MaxTokens > lim && t.res.Escalations > 0 && !t.s.EscalationUnclamped {
+		t.req.MaxTokens = lim
+	}
 	t.fit()
 	return true
 }
