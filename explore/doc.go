@@ -5,8 +5,9 @@
 // Generate makes script i of a seed from a math/rand/v2 source of its own,
 // over the fault vocabulary of docs/scenario-format.md; Explore runs the
 // strategy on each script over one mock on loopback (harness.Bench), on
-// virtual time, and judges it by an Objective: a property of the suite
-// broken (Violations), the cost against hindsight's (Hindsight) or against
+// virtual time, and judges it by an Objective: a property of the default
+// suite broken (Violations, the functions of package proptest/property
+// that the property suite runs too), the cost against hindsight's (Hindsight) or against
 // another strategy's on the same script. Costs are compared in the
 // declared order of Cost. The worst case is shrunk (fewer rules, fewer
 // times, shorter windows, smaller sizes) while the objective holds, and
@@ -19,7 +20,7 @@
 // to wait, which model, compact or not, which max_tokens, or give up at
 // once), found by a bounded uniform-cost search played on the same mock.
 //
-// Quotas (models.<name>.limits) are not generated yet: the vocabulary is
-// the faults table and the turn shapes, and a quota family joins them as
-// one more entry of each.
+// The vocabulary is the faults table (faults.go) and the turn shapes
+// (TurnShapes), the quota shape among them: a model with per-minute
+// quotas (models.<name>.limits) a lone caller can drain.
 package explore

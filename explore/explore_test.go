@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/proptest/property"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/scenario"
 )
@@ -179,11 +180,8 @@ func TestViolationFindsABrokenProperty(t *testing.T) {
 	if f.Shrunk == nil || len(f.Shrunk.Broken) == 0 {
 		t.Fatal("no property broken by blind in 40 scripts")
 	}
-	if !slices.ContainsFunc(checks, func(c struct {
-		name string
-		f    check
-	}) bool {
-		return c.name == f.Shrunk.Broken[0].Property
+	if !slices.ContainsFunc(property.Default(), func(p property.Property) bool {
+		return p.Name == f.Shrunk.Broken[0].Property
 	}) && f.Shrunk.Broken[0].Property != "LedgerEqualsJournal" {
 		t.Fatalf("unknown property %s", f.Shrunk.Broken[0].Property)
 	}

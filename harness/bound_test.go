@@ -85,22 +85,33 @@ script:
 	})
 
 	// A workload is one run: its turns share the bound, and each turn
-	// stops there, the ones with a request in flight once its answer is
-	// in. itpm-batch's twelve turns start together: the bucket admits the
-	// first four, whose answers take 2 s, and refuses the fifth at once,
-	// which reaches the bound; the other seven stop before they send.
-	// Without the bound in the fleet, classify makes 38 attempts.
-	It("stops a workload at the bound, every turn aborted, the journal in agreement", func() {
-		scs, err := scenario.Load("../scenarios/itpm-batch.yaml")
-		Expect(err).NotTo(HaveOccurred())
-		rep, err := harness.Run(context.Background(), scs, []recovery.Strategy{recovery.Classifying()},
-			harness.Options{Seed: 1, RunTokens: 1})
-		Expect(err).NotTo(HaveOccurred())
-		r := result(rep, "itpm-batch", "classify")
-		Expect(r.Workload).NotTo(BeNil())
-		Expect(r.Attempts).To(Equal(5), "four in flight, then the one that reached the bound")
-		Expect(r.Outcome).To(Equal(ledger.OutcomeAborted))
-		Expect(r.Workload.Failed).To(Equal(12))
-		Expect(r.Reason).To(Equal("12 of 12 turns did not succeed; first turn 1: stopped by the harness: the run reached its bound of 1 submitted input tokens"))
-	})
+	// stops there, the one whose answer reached it at once, the others
+	// when they next wake or start, none with a request in flight.
+	// itpm-batch's twelve turns start together: the bucket admits the
+	// first four, whose answers take 2 s, and refuses the rest at once,
+	// with retry-after 15. Without the bound in the fleet, classify makes
+	// 38 attempts.
+	DescribeTable("stops a workload at the bound, every turn aborted, the journal in agreement",
+		func(tokens, attempts, aborted int) {
+			scs, err := scenario.Load("../scenarios/itpm-batch.yaml")
+			Expect(err).NotTo(HaveOccurred())
+			rep, err := harness.Run(context.Background(), scs, []recovery.Strategy{recovery.Classifying()},
+				harness.Options{Seed: 1, RunTokens: tokens})
+			Expect(err).NotTo(HaveOccurred())
+			r := result(rep, "itpm-batch", "classify")
+			Expect(r.Workload).NotTo(BeNil())
+			Expect(r.Attempts).To(Equal(attempts))
+			Expect(r.Outcome).To(Equal(ledger.OutcomeAborted))
+			Expect(r.Workload.Failed).To(Equal(aborted))
+			Expect(r.Reason).To(MatchRegexp(`^%d of 12 turns did not succeed; first turn \d+: stopped by the harness: the run reached its bound of %d submitted input tokens$`, aborted, tokens))
+		},
+		// The fifth request, the first refusal, reaches it; the seven
+		// turns after it stop before they send.
+		Entry("reached by the first refusal", 1, 5, 12),
+		// Every turn has sent once (100,000 tokens each) when the fourth
+		// answer reaches it at 12 s: the first three turns are done, the
+		// eight refused turns are asleep until 15 s and stop when they
+		// wake.
+		Entry("reached while the refused turns sleep", 1_200_000, 12, 9),
+	)
 })

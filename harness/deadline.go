@@ -101,7 +101,8 @@ func (t *turnTransport) RoundTrip(req *http.Request) (*http.Response, error) {
 	// waiting on this turn's behalf, parked in the scheduler, and a client
 	// that went on without its answer would run beside the turn the
 	// scheduler runs (Ctrl-C then panicked in the observer). The end of the
-	// context reaches the turn through the engine's next sleep instead.
+	// context reaches the turn through the engine's next sleep or its check
+	// after the answer instead.
 	r := req.Clone(context.WithoutCancel(req.Context()))
 	r.Header.Set(mockllm.SessionHeader, t.sessions[k])
 	now := c.Now()

@@ -1,10 +1,17 @@
 // Package harness runs every scenario against every strategy: each
-// scenario × strategy run gets its own mock session, its own virtual clock
-// and its own random source seeded from the run's seed and its name, and
-// talks to the mock over real HTTP on 127.0.0.1 through the official
-// Anthropic SDK. Runs go in parallel; results come back in a fixed order
-// (scenarios as loaded, strategies as given), so the output does not depend
-// on scheduling, on -parallel or on GOMAXPROCS.
+// scenario × strategy run gets its own mock sessions, its own virtual
+// clock and, for each turn, a random source seeded from the run's seed,
+// the scenario and the turn (never the strategy, so that every strategy
+// meets the same draws). It talks to the mock over real HTTP on 127.0.0.1
+// through the official SDK of the scenario's wire (turn.wire): Anthropic's
+// for Messages, OpenAI's for Chat Completions and Responses, their retries
+// off. Runs go in parallel; results come back in a fixed order (scenarios
+// as loaded, strategies as given), so the output does not depend on
+// scheduling, on -parallel or on GOMAXPROCS.
+//
+// One pipeline plays every run (turn.go): a lone turn is a workload of
+// one turn, so the client's deadline (deadline.go), the bounds on a run's
+// work (bound.go) and the ledger are the same for both.
 //
 // # Workloads
 //

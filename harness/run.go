@@ -31,12 +31,37 @@ type env struct {
 	runTokens, runMessages int
 }
 
-// runSeed derives a run's random source from the seed and the run's name,
-// so that a run draws the same numbers whatever ran before it.
-func runSeed(seed uint64, sc, strategy string) *rand.Rand {
+// turnSeed derives the random source of turn k (from 0) of a run of
+// scenario sc from the seed: the scenario and the turn, never the
+// strategy, so that every strategy meets the same draws (common random
+// numbers, a fairer comparison), a preset saved to a file under another
+// name gives the preset's figures, and a run draws the same numbers
+// whatever ran before it.
+func turnSeed(seed uint64, sc string, k int) *rand.PCG {
 	h := fnv.New64a()
-	fmt.Fprintf(h, "%s\x00%s", sc, strategy)
-	return rand.New(rand.NewPCG(seed, h.Sum64()))
+	fmt.Fprintf(h, "%s\x00%d", sc, k)
+	return rand.NewPCG(seed, h.Sum64())
+}
+
+// turnSource is a run's random source as its engine draws from it: the
+// source of the turn that runs (turnSeed), so that a turn of a workload
+// draws the same numbers whatever the other turns drew.
+type turnSource struct {
+	s     *sched
+	seed  uint64
+	sc    string
+	turns []*rand.PCG // made as each turn first draws
+}
+
+var _ rand.Source = (*turnSource)(nil)
+
+// Uint64 draws from the source of the turn that runs.
+func (t *turnSource) Uint64() uint64 {
+	k := t.s.current()
+	if t.turns[k] == nil {
+		t.turns[k] = turnSeed(t.seed, t.sc, k)
+	}
+	return t.turns[k].Uint64()
 }
 
 // run executes one job in its own mock sessions on its own virtual clock:

@@ -17,8 +17,10 @@ import (
 
 // Options shape a Run.
 type Options struct {
-	// Seed seeds every run's random source (each run derives its own from
-	// the seed and its name).
+	// Seed seeds every run's random source: each turn of a run draws from
+	// its own, derived from the seed, the scenario's name and the turn's
+	// number, never the strategy's, so that every strategy meets the same
+	// draws.
 	Seed uint64
 	// Parallel is how many runs go at once; 0 means GOMAXPROCS.
 	Parallel int

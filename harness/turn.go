@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"math/rand/v2"
 	"net/http"
+	"slices"
 	"strconv"
 	"sync/atomic"
 	"time"
@@ -138,7 +140,7 @@ func (r *live) close() {
 func (r *live) engine(s *recovery.Strategy) *recovery.Engine {
 	return recovery.New(r.provider, *s,
 		recovery.WithClock(engineClock{r}),
-		recovery.WithRand(runSeed(r.e.seed, r.sc.Name, s.Name)),
+		recovery.WithRand(rand.New(&turnSource{s: r.s, seed: r.e.seed, sc: r.sc.Name, turns: make([]*rand.PCG, r.p.turns)})),
 		recovery.WithObserver(func(ev recovery.Event) { r.recs[r.s.current()].Observe(ev) }),
 		recovery.WithLimits(Limits(r.sc)),
 		recovery.WithFallbacks(r.sc.Turn.Fallback...),
@@ -195,7 +197,13 @@ func (e *env) play(ctx context.Context, j job, p plan) (ledger.Result, error) {
 			errs[k] = fmt.Errorf("harness: turn %d: %w", k+1, err)
 		}
 	}
-	return ledger.Fleet(name, strategy, turns, r.s.Now().Sub(clock.Epoch)), errors.Join(errs...)
+	res := ledger.Fleet(name, strategy, turns, r.s.Now().Sub(clock.Epoch))
+	if ctx.Err() != nil && slices.ContainsFunc(turns, func(t ledger.TurnResult) bool { return t.Result.Outcome == ledger.OutcomeCancelled }) {
+		// A turn cut by the end of the context cuts the fleet: its figures
+		// are not the workload's.
+		res.Outcome, res.Reason = ledger.OutcomeCancelled, "context ended"
+	}
+	return res, errors.Join(errs...)
 }
 
 // turn plays turn k on the run's engine, judges it and checks its record

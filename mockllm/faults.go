@@ -13,7 +13,7 @@ import (
 // client's deadline.
 //
 // A Clock that is no Waiter is waited on by its Sleep(ctx, d) method when
-// it has one (clock.Real sleeps, clock.Virtual moves on at once), and not
+// it has one (RealClock sleeps; a virtual clock of yours moves on), and not
 // at all otherwise; a hang waits for the request's context alone.
 type Waiter interface {
 	// Wait returns nil once d has passed on the clock. It returns an error
@@ -29,7 +29,7 @@ type Waiter interface {
 	ClientDeadline() (time.Time, bool)
 }
 
-// sleeper is a clock that can sleep, as clock.Real and clock.Virtual can.
+// sleeper is a clock that can sleep, as RealClock can.
 type sleeper interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }

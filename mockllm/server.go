@@ -1,6 +1,7 @@
 package mockllm
 
 import (
+	"context"
 	"fmt"
 	"net/http"
 	"strings"
@@ -8,13 +9,28 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/scenario"
 )
 
-// Clock tells the mock the time. The mock never reads the wall clock: the
-// harness hands it a virtual clock, `faultbench serve` the real one.
+// Clock tells the mock the time. The mock reads the wall clock only
+// through RealClock: the harness hands it a virtual clock, `faultbench
+// serve` and a Go test of your own agent the real one.
 type Clock interface{ Now() time.Time }
+
+// RealClock is the wall clock, for a mock that serves a real client in
+// real time (New's clock when none is given).
+type RealClock struct{}
+
+// Now returns the wall-clock time.
+func (RealClock) Now() time.Time { return time.Now() }
+
+// Sleep waits d of wall time, or until ctx ends, whichever comes first: a
+// scripted delay or dribble takes the time it says.
+func (RealClock) Sleep(ctx context.Context, d time.Duration) error {
+	return clock.Real{}.Sleep(ctx, d)
+}
 
 // The headers a client sends to steer the mock.
 const (
@@ -73,12 +89,11 @@ type sessionKey struct{ scenario, session string }
 // New serves the given scenarios, keyed by Scenario.Name (a later scenario
 // with a name already given replaces the earlier one; nil ones are
 // skipped). clock is the clock of the sessions not opened with Open: serve
-// mode hands the real clock, tests a virtual one. New panics when clock is
-// nil, since the mock has no clock of its own to fall back on. Options
-// apply in order.
+// mode hands the real clock, tests a virtual one; nil means the wall
+// clock (RealClock). Options apply in order.
 func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 	if clock == nil {
-		panic("mockllm: New needs a clock")
+		clock = RealClock{}
 	}
 	s := &Server{
 		clock:     clock,

@@ -10,10 +10,13 @@
 //		mine := recovery.Classifying()
 //		mine.Name = "mine"
 //		mine.Attempts = 8
-//		proptest.Check(t, mine) // every property, each a subtest
+//		proptest.Check(t, mine) // the default suite, each property a subtest
 //	}
 //
-// or one at a time with rapid.Check(t, proptest.NoSleepAfterFinalAttempt(mine)).
+// or one at a time with rapid.Check(t, proptest.NoSleepAfterFinalAttempt(mine)),
+// which is also how an opt-in property (LoopGuardWarnsFirst) runs. Each
+// per-run property is a plain function of package proptest/property,
+// which faultbench explore applies too.
 // The generators are exported too (Scenario, Faults), to build properties of
 // your own. RAPID_CHECKS (or -rapid.checks) sets the depth: 100 by default.
 package proptest

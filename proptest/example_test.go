@@ -10,24 +10,23 @@ import (
 	"github.com/faultbench/faultbench/recovery"
 )
 
-// mine is a user's own strategy: classify with more patience, and a
-// warning before the no-progress detector breaks (classify breaks at once).
+// mine is a user's own strategy, as the README's quickstart writes it:
+// classify with more patience.
 func mine() recovery.Strategy {
 	s := recovery.Classifying()
 	s.Name = "mine"
 	s.Attempts = 8
-	s.Backoff.Jitter = recovery.JitterFull
-	s.LoopGuard.NoProgressBreak = 3
 	return s
 }
 
-// TestMyStrategy is what a user writes to gate their CI: every property at
-// once, each a subtest.
+// TestMyStrategy is what a user writes to gate their CI: the default
+// suite at once, each property a subtest.
 func TestMyStrategy(t *testing.T) {
 	proptest.Check(t, mine())
 }
 
 // TestMyStrategyNeverSleepsAfterTheLastAttempt picks one property.
+// An opt-in property (LoopGuardWarnsFirst) is picked the same way.
 func TestMyStrategyNeverSleepsAfterTheLastAttempt(t *testing.T) {
 	rapid.Check(t, proptest.NoSleepAfterFinalAttempt(mine()))
 }

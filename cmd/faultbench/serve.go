@@ -14,7 +14,6 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/reports"
 	"github.com/faultbench/faultbench/scenario"
@@ -85,7 +84,7 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	if f.limits.ReadHeaderTimeout < 0 || f.limits.ReadTimeout < 0 || f.limits.IdleTimeout < 0 || f.limits.WriteStall < 0 || f.limits.MaxConns < 0 {
 		return bad(fmt.Errorf("--read-header-timeout, --read-timeout, --idle-timeout, --write-stall-timeout and --max-conns must not be negative"))
 	}
-	srv := mockllm.New(scs, clock.Real{}, mockllm.WithAliases(aliases))
+	srv := mockllm.New(scs, mockllm.RealClock{}, mockllm.WithAliases(aliases))
 	ep, err := mockllm.StartLimited(srv, f.addr, f.limits)
 	if err != nil {
 		return bad(fmt.Errorf("--addr: %w", err))

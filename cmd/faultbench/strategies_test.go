@@ -3,6 +3,9 @@ package main
 import (
 	"bytes"
 	"context"
+	"os"
+	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -144,6 +147,55 @@ func TestTheStrategiesFolderMeetsItsBudgets(t *testing.T) {
 	}
 	if buf.Len() > 0 {
 		t.Fatal(buf.String())
+	}
+}
+
+// Every preset, written to a file with `faultbench strategies NAME >
+// f.yaml` and run from that file, gives the preset's figures on every
+// scenario of the default suite: nothing of a run depends on the
+// strategy's name (harness seeds by scenario and turn), and the file says
+// all a preset is.
+func TestAPresetSavedToAFileReproducesThePreset(t *testing.T) {
+	dir := t.TempDir()
+	presets := recovery.Presets()
+	strategies := append([]recovery.Strategy(nil), presets...)
+	for _, p := range presets {
+		code, out, errOut := run(t, "strategies", p.Name)
+		if code != exitOK {
+			t.Fatalf("strategies %s: exit %d: %s", p.Name, code, errOut)
+		}
+		file := filepath.Join(dir, p.Name+".yaml")
+		if err := os.WriteFile(file, []byte(out), 0o600); err != nil {
+			t.Fatal(err)
+		}
+		saved, err := strategiesFrom(file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		strategies = append(strategies, saved...)
+	}
+	scs, err := scenario.Load("../../scenarios")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := harness.Run(context.Background(), scs, strategies, harness.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := len(strategies)
+	for i, r := range rep.Results {
+		if i%n >= len(presets) {
+			continue
+		}
+		saved := rep.Results[i+len(presets)]
+		if saved.Strategy != r.Strategy+"-custom" {
+			t.Fatalf("result %d is %s, want %s-custom", i+len(presets), saved.Strategy, r.Strategy)
+		}
+		saved.Strategy = r.Strategy
+		if !reflect.DeepEqual(saved, r) {
+			t.Errorf("%s × %s: the saved file gives %d attempts, %d ms of waits, %s; the preset %d, %d ms, %s",
+				r.Scenario, r.Strategy, saved.Attempts, saved.WaitMS, saved.Outcome, r.Attempts, r.WaitMS, r.Outcome)
+		}
 	}
 }
 

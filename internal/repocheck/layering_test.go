@@ -101,3 +101,112 @@ func TestLayeringSeesImports(t *testing.T) {
 		t.Fatalf("deps(ledger) = %v, want recovery among them", d)
 	}
 }
+
+// floors is the allowed-imports table: for each package of the module (a
+// folder, or a folder and every package below it when it ends in "/..."),
+// the packages of the module it may import directly, each an entry or a
+// package below one. The longest key that names a package is its rule.
+// The floors run up: internal utilities; the engine (recovery) and the
+// scenario format; the mock and the ledger; the harness; reports, grade,
+// the property suite and explore; the command.
+var floors = map[string][]string{
+	".":                     {},
+	"internal/...":          {"internal"},
+	"recovery/loopguard":    {"internal"},
+	"recovery":              {"internal", "recovery/loopguard"},
+	"recovery/internal/...": {"internal", "recovery", "recovery/internal"},
+	"recovery/anthropic":    {"internal", "recovery", "recovery/internal"},
+	"recovery/gemini":       {"internal", "recovery", "recovery/internal"},
+	"recovery/openai":       {"internal", "recovery", "recovery/internal"},
+	"recovery/strategyfile": {"internal", "recovery"},
+	"scenario":              {"internal"},
+	"mockllm":               {"internal", "scenario", "mockllm/internal"},
+	"mockllm/internal/...":  {"internal", "scenario", "mockllm/internal"},
+	"ledger":                {"internal", "recovery"},
+	"harness":               {"internal", "ledger", "mockllm", "recovery", "scenario"},
+	"reports":               {"internal", "ledger", "mockllm"},
+	"grade":                 {"internal", "ledger", "mockllm", "scenario"},
+	"proptest/property":     {"internal", "ledger", "recovery", "scenario"},
+	"proptest":              {"internal", "harness", "ledger", "proptest/property", "recovery", "scenario"},
+	"explore":               {"internal", "harness", "ledger", "mockllm", "proptest/property", "recovery", "scenario"},
+	"cmd/...":               {"."},
+}
+
+// floorOf is the rule of pkg, and whether it has one.
+func floorOf(pkg string) ([]string, bool) {
+	best, found := "", false
+	for k := range floors {
+		base, tree := strings.CutSuffix(k, "/...")
+		if (pkg == k || (tree && under(pkg, base))) && (!found || len(k) > len(best)) {
+			best, found = k, true
+		}
+	}
+	return floors[best], found
+}
+
+// TestEveryPackageKeepsToItsFloor: every package of the module has a rule
+// in floors, and imports directly only what it allows (the command may
+// import anything of the module).
+func TestEveryPackageKeepsToItsFloor(t *testing.T) {
+	r := root(t)
+	checked := 0
+	err := filepath.WalkDir(r, func(path string, d os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if name := d.Name(); path != r && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		rel, _ := filepath.Rel(r, filepath.Dir(path))
+		pkg := filepath.ToSlash(rel)
+		allowed, ok := floorOf(pkg)
+		if !ok {
+			t.Errorf("%s: no rule in floors (internal/repocheck/layering_test.go): add one", pkg)
+			return nil
+		}
+		src, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		af, err := parser.ParseFile(token.NewFileSet(), path, src, parser.ImportsOnly)
+		if err != nil {
+			return err
+		}
+		checked++
+		for _, imp := range af.Imports {
+			p, _ := strconv.Unquote(imp.Path.Value)
+			dep, own := strings.CutPrefix(p, module+"/")
+			if !own || under(pkg, "cmd") {
+				continue
+			}
+			if !slices.ContainsFunc(allowed, func(a string) bool { return under(dep, a) }) {
+				t.Errorf("%s imports %s: its floor allows %v", filepath.ToSlash(strings.TrimPrefix(path, r+"/")), dep, allowed)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if checked < 50 {
+		t.Fatalf("checked %d files; the walk missed the module", checked)
+	}
+}
+
+// TestFloorsSeeABreach guards the check itself: the ledger may import
+// the engine, not the mock.
+func TestFloorsSeeABreach(t *testing.T) {
+	allowed, ok := floorOf("ledger")
+	if !ok || slices.ContainsFunc(allowed, func(a string) bool { return under("mockllm", a) }) {
+		t.Fatalf("floorOf(ledger) = %v, %v", allowed, ok)
+	}
+	if a, ok := floorOf("mockllm/internal/bucket"); !ok || !slices.Contains(a, "mockllm/internal") {
+		t.Fatalf("floorOf(mockllm/internal/bucket) = %v, %v", a, ok)
+	}
+}

@@ -1,8 +1,8 @@
 package anthropic
 
 import (
-	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
 
 // body is the JSON of req exactly as the SDK encodes messageParams(req),

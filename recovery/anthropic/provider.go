@@ -12,8 +12,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
 
 // DefaultRequestTimeout bounds one attempt when the caller sets no

@@ -10,8 +10,8 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
-	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
 
 // WithStream returns a copy of p that sends every request with

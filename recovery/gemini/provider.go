@@ -9,8 +9,8 @@ import (
 
 	"google.golang.org/genai"
 
-	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
 
 // Provider sends recovery requests by the Gemini API's generateContent

@@ -3,8 +3,8 @@ package openai
 import (
 	sdk "github.com/openai/openai-go/v3"
 
-	"github.com/faultbench/faultbench/internal/wirecache"
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
 
 // body is the JSON of req exactly as the SDK encodes p.params(req), built
