@@ -228,10 +228,12 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 // answer decides the reply to a decoded request: an unknown model, then the
 // model's limits, then the first rule of the script that matches and is
 // not used up, else a complete answer if the model's capacity and quotas
-// admit it (quota.go). A rule answers with its error when
-// it has a status of 400 or more and not ok; with its fault when it has
-// one; otherwise (ok, or only headers) with a complete answer. Its headers
-// go on any of them.
+// admit it (quota.go). A rule answers with its error when it has a status
+// of 400 or more and not ok; with its fault when it has one; otherwise
+// (ok, tool calls, or only headers) with a normal answer, which the
+// model's capacity and quotas must admit first, as they admit an
+// unscripted one: refused, the request gets their 429 or 529 and the rule
+// is not used. Its headers go on any answer it gives.
 func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int, t time.Duration, now time.Time) {
 	sc := s.scenario.sc
 	// model is what the script and limits see; q.model, what the client
@@ -253,8 +255,21 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		s.admitted(rp, q, model, m, purpose, now)
 		return
 	}
-	s.uses[i]++
 	r := &sc.Script[i].Respond
+	// A rule that answers normally (ok, tool calls, headers alone) goes
+	// through the model's capacity and quotas as an unscripted request
+	// does: a real API rate-limits a normal answer. A refused request
+	// does not use the rule up. A scripted error or fault is the injected
+	// failure itself, and answers first.
+	if normal := (r.OK || r.Status < 400) && r.Fault.IsZero(); normal {
+		tk, refusal, wait := s.quota.admit(rp.api, model, rp.RequestID, q.InputTokens(), q.MaxTokens, now)
+		if refusal != nil {
+			refuse(rp, refusal, wait)
+			return
+		}
+		defer func() { s.quota.settle(tk, rp.Ans.Output, now.Add(rp.lag+rp.gen)) }()
+	}
+	s.uses[i]++
 	rp.headers = rebase(r.Headers, s.start)
 	switch {
 	case len(r.ToolUse) > 0:
