@@ -25,6 +25,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 		return
 	}
 	q := wire.Request{CountOnly: true}
+	if hr, ok := api.(wire.HeaderReader); ok {
+		hr.ReadHeaders(r.Header, &q)
+	}
 	if e := decodeBody(w, r, &q, api); e != nil {
 		s.stray(w, r, e, api, name, sessName)
 		return

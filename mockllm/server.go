@@ -280,7 +280,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	sess := s.session(sc, name, sessName)
-	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
+	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header), betas: wire.Betas(r.Header)}
 	read := false // the body was read to its end
 	switch {
 	case r.Method != http.MethodPost:
@@ -292,6 +292,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.rejected = wr.Check(r.Header)
 	default:
 		in.req.KeepLast = sc.contains
+		if hr, ok := wr.(wire.HeaderReader); ok {
+			hr.ReadHeaders(r.Header, &in.req)
+		}
 		if sess != nil {
 			in.req.Mem = &sess.mem
 		}

@@ -89,6 +89,7 @@ type session struct {
 	hasAsked bool
 	records  journal
 	mem      wire.Memory  // the last body's messages, in a session made by Open (internal/wire/memo.go)
+	betas    string       // the betas of the session's last request: its next entry shares them when the same
 	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 }
 
@@ -115,6 +116,7 @@ type incoming struct {
 	rejected   *wire.Error // a bad method, purpose header or body
 	purpose    string
 	retryCount *int
+	betas      string // the anthropic-beta header's names (wire.Betas)
 	// fingerprint hashes the body as read (hasBody: one was), so that a
 	// resend of it is known.
 	fingerprint uint64
@@ -154,6 +156,7 @@ func (s *session) serve(in *incoming) reply {
 	sc := s.scenario.sc
 	rp := reply{api: in.api, stream: in.req.Stream, clock: s.clock}
 	rp.Usage, rp.Input, rp.RequestID, rp.Created = in.req.IncludeUsage, in.req.InputTokens(), requestID(sc.Name, s.idName(), s.n), now.Unix()
+	rp.Echo = in.req.Echo()
 	if in.rejected != nil {
 		rp.Err = in.rejected
 	} else {
@@ -181,6 +184,7 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		RequestID:   rp.RequestID,
 		Wire:        in.api.Spec().Name,
 		Stream:      in.req.Stream,
+		Betas:       s.sharedBetas(in.betas),
 	}
 	if in.hasBody {
 		e.Resend = s.recent.resend(in.fingerprint, s.n)
@@ -245,7 +249,12 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		return
 	}
 	m := sc.Models[model]
-	defer func() { rp.Rate = s.quota.state(model, now) }()
+	defer func() {
+		rp.Rate = s.quota.state(model, now)
+		if rp.Rate != nil && rp.Err != nil {
+			rp.Rate.Refused = rp.Err.Bucket // one truth per 429: the headers tell of the bucket the message names
+		}
+	}()
 	if err := rp.api.Limits(q.Model, m, q); err != nil {
 		rp.Err = err
 		return
@@ -277,7 +286,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		pace(rp, m)
 		return
 	case !r.OK && r.Status >= 400:
-		s.scriptedError(rp, &sc.Script[i], q.Model, t, now)
+		s.scriptedError(rp, &sc.Script[i], q.Model, model, t, now)
 		return
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
@@ -303,7 +312,8 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 // carries that wait in retry-after unless the rule sets retry-after or
 // retry-after-ms itself (an empty value removes it); OpenAI's message and
 // reset headers state the same wait.
-func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t time.Duration, now time.Time) {
+// name is the model the client sent, model the served one it resolved to.
+func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
 	wait, asked := ruleWait(rp.headers, now)
 	if !asked && r.Status == http.StatusTooManyRequests {
@@ -313,7 +323,10 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t 
 		}
 	}
 	rp.Wait = wait
-	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: model, Wait: wait, RequestID: rp.RequestID})
+	// A scripted error pays no bucket: the state its message states is the
+	// one its headers show.
+	rate := s.quota.state(model, now)
+	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: name, Wait: wait, RequestID: rp.RequestID, Rate: rate})
 	if rp.Err.Kind == wire.KindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
 		rp.retryAfter = retryAfterSeconds(wait)
 	}
@@ -407,6 +420,17 @@ func matches(w *scenario.When, model, purpose string, attempt int, t time.Durati
 		return false
 	}
 	return true
+}
+
+// sharedBetas is b, as the session's previous entry holds it when it is
+// the same: a client sends the same betas with every request, and its
+// entries share one copy.
+func (s *session) sharedBetas(b string) string {
+	if b == s.betas {
+		return s.betas
+	}
+	s.betas = b
+	return b
 }
 
 // entries copies the session's journal out.

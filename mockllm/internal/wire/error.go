@@ -15,6 +15,11 @@ type Error struct {
 	Kind    string
 	Param   string
 	Code    string
+	// Bucket is the bucket that refused a rate-limited request
+	// (BucketRequests, BucketInput, BucketOutput), so that the headers of
+	// its 429 tell of the bucket its message names; "" for any other
+	// error.
+	Bucket string
 }
 
 // InvalidRequest is a 400 invalid_request_error.

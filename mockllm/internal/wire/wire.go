@@ -91,6 +91,10 @@ type Scripted struct {
 	Model     string // what the client asked for
 	Wait      time.Duration
 	RequestID string
+	// Rate is the model's buckets as the answer's headers show them (nil:
+	// the model declares none): a rate-limit message states the same
+	// figures.
+	Rate *Rates
 }
 
 // Refusal is a rate-limit bucket that cannot pay a request.
@@ -112,4 +116,11 @@ type Refusal struct {
 // decoded with Request.CountOnly set.
 type Counter interface {
 	CountPath() string
+}
+
+// HeaderReader is a wire whose reading of a body depends on the request's
+// headers (Anthropic: the betas anthropic-beta names): ReadHeaders sets
+// what q may carry under them, before the body is decoded.
+type HeaderReader interface {
+	ReadHeaders(h http.Header, q *Request)
 }

@@ -23,7 +23,7 @@ import (
 // is not JSON gets the syntax error it always got, wherever in the body a
 // field error came first.
 func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
-	s := &walker{wire.NewScanner(b)}
+	s := &walker{Scanner: wire.NewScanner(b), systemRoles: q.SystemRoles}
 	s.UseMemo(q)
 	var err *wire.Error
 	if e := walk(q, s); e != nil {
@@ -247,7 +247,11 @@ func (s *walker) message() (int, *fieldError) {
 		case "role":
 			hasRole = true
 			role, ok := s.StringValue()
-			if !ok || (string(role) != "user" && string(role) != "assistant") {
+			switch {
+			case ok && s.systemRoles && string(role) == "system":
+				// Claude Code's per-turn control: a system message among
+				// the turns, under the PerTurnControl beta.
+			case !ok || (string(role) != "user" && string(role) != "assistant"):
 				err = s.failKey("role", "Input should be 'user' or 'assistant'")
 			}
 		case "content":

@@ -3,8 +3,12 @@ package anthropic
 import "github.com/faultbench/faultbench/mockllm/internal/wire"
 
 // walker reads a Messages request: a scanner that names the field at
-// fault in the real API's words.
-type walker struct{ *wire.Scanner }
+// fault in the real API's words. systemRoles lets a message have role
+// "system" (the request's betas name PerTurnControl).
+type walker struct {
+	*wire.Scanner
+	systemRoles bool
+}
 
 // fieldError is a request field with the wrong type or a missing required
 // one. Its text follows the real API: "max_tokens: Field required".
