@@ -7,6 +7,8 @@ import "github.com/faultbench/faultbench/mockllm/internal/wire"
 // "system" (the request's betas name PerTurnControl).
 type walker struct {
 	*wire.Scanner
+	pre         *wire.Prefix // the request's cache points
+	depth       int          // of content block lists: 1 is a message's own
 	systemRoles bool
 }
 
