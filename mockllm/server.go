@@ -301,6 +301,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		// A Router's path names the model and whether it streams.
 		in.req.Model, in.req.HasModel, in.req.Stream = rt.Model, rt.Model != "", rt.Stream
 		in.req.KeepLast = sc.contains
+		in.req.Cache.On = sc.quota.cache != nil
 		if sess != nil {
 			in.req.Mem = &sess.mem
 		}

@@ -64,6 +64,9 @@ type Spec struct {
 	// sends no retry-after header of its own, though the journal still
 	// measures the client against the wait (Error.Wait).
 	WaitInBody bool
+	// CacheAuto is a wire whose API caches every prompt's prefixes by
+	// itself (OpenAI's); on the others a request marks what to cache.
+	CacheAuto bool
 }
 
 // Errors words the errors the mock answers with on its own, as the real

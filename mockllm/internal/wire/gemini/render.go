@@ -47,6 +47,11 @@ func appendUsage(b []byte, a *wire.Answer) []byte {
 	b = strconv.AppendInt(b, int64(a.Input), 10)
 	b = append(b, `,"candidatesTokenCount":`...)
 	b = strconv.AppendInt(b, int64(a.Output), 10)
+	if a.CacheRead > 0 {
+		// The part of the prompt read from the cache, as Gemini reports it.
+		b = append(b, `,"cachedContentTokenCount":`...)
+		b = strconv.AppendInt(b, int64(a.CacheRead), 10)
+	}
 	b = append(b, `,"totalTokenCount":`...)
 	b = strconv.AppendInt(b, int64(a.Input+a.Output), 10)
 	b = append(b, `,"promptTokensDetails":[{"modality":"TEXT","tokenCount":`...)
