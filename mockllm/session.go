@@ -292,7 +292,8 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
 		if r.Fault.Kind == scenario.FaultError {
-			failure := rp.api.Scripted(wire.Scripted{Status: statusOfType(r.Type), Type: r.Type, Msg: r.Message, Model: q.Model, RequestID: rp.RequestID})
+			failure := rp.api.Scripted(wire.Scripted{Status: statusOfType(r.Type), Type: r.Type, Msg: r.Message, Model: q.Model, RequestID: rp.RequestID,
+				Quota: r.Quota, RetryDelay: r.RetryDelay.D()})
 			if !q.Stream {
 				// No stream to fail in: the error comes as its status.
 				rp.Err = failure
@@ -320,7 +321,8 @@ func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, no
 // left in the rule's window (when.before), else 1 s. A rate-limit 429
 // carries that wait in retry-after unless the rule sets retry-after or
 // retry-after-ms itself (an empty value removes it); OpenAI's message and
-// reset headers state the same wait.
+// reset headers state the same wait. On a wire whose body states its own
+// wait (Gemini's RetryInfo), that wait is the one asked, and journalled.
 // name is the model the client sent, model the served one it resolved to.
 func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
@@ -331,12 +333,17 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model stri
 			wait = b - t
 		}
 	}
-	rp.Wait = wait
 	// A scripted error pays no bucket: the state its message states is the
 	// one its headers show.
-	rate := s.quota.state(model, now)
-	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: name, Wait: wait, RequestID: rp.RequestID, Rate: rate})
-	if rp.Err.Kind == wire.KindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
+	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: name, Wait: wait, RequestID: rp.RequestID,
+		Quota: r.Quota, RetryDelay: r.RetryDelay.D(), Rate: s.quota.state(model, now)})
+	if rp.Err.Wait > 0 && !asked {
+		// The body states its own wait (Gemini's RetryInfo: a rule's
+		// retry_delay, a day for a per-day quota): that is the wait asked.
+		wait = rp.Err.Wait
+	}
+	rp.Wait = wait
+	if (rp.Err.Kind == wire.KindRateLimit || rp.Err.Wait > 0) && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
 		rp.retryAfter = retryAfterSeconds(wait)
 	}
 }
