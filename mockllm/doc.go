@@ -140,6 +140,20 @@
 // take first_token plus its output at output_tokens_per_second on the
 // clock (speed.go); that is how long it is in flight.
 //
+// # The prompt cache
+//
+// A model whose scenario declares a cache keeps the prefixes of the
+// prompts it answers (cache.go; docs/cost.md), shared as its buckets are:
+// Anthropic's up to each cache_control breakpoint a request marks (at
+// most 4, 5-minute or 1-hour lifetimes renewed on a hit, read through the
+// 20 block boundaries before a breakpoint), OpenAI's automatically at
+// each message boundary of an exact prefix. The decoders key a prompt in
+// its prompt order (internal/wire/prefix.go) without keeping its texts.
+// An answer reports what it read and wrote in the wire's usage fields
+// (cache_read_input_tokens, cache_creation_input_tokens and
+// cache_creation; cached_tokens). A prefix shorter than min_tokens is
+// never cached, and a rule's cache: miss reads nothing.
+//
 // Every response carries a request ID (request-id; OpenAI: x-request-id),
 // "req_" and 24 hex digits hashed from the scenario, the session, the
 // request's number and the resets before the session began, so a replay

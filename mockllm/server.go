@@ -302,6 +302,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.rejected = wr.Check(r.Header)
 	default:
 		in.req.KeepLast = sc.contains
+		in.req.Cache.On = sc.quota.cache != nil
 		if sess != nil {
 			in.req.Mem = &sess.mem
 		}

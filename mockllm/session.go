@@ -264,6 +264,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	switch {
 	case len(r.ToolUse) > 0:
 		s.toolAnswer(rp, q, i)
+		s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 		pace(rp, m)
 		return
 	case !r.OK && r.Status >= 400:
@@ -283,7 +284,15 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		}
 	}
 	s.compose(rp, q, m, purpose)
+	s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 	pace(rp, m)
+}
+
+// cached has the answer read and write the model's prompt cache
+// (cache.go) and report it in its usage.
+func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, now time.Time) {
+	u := s.quota.cache.use(model, &q.Cache, rp.api.Spec().CacheAuto, miss, now)
+	rp.Ans.CacheRead, rp.Ans.CacheWrite5m, rp.Ans.CacheWrite1h = u.Read, u.Write5m, u.Write1h
 }
 
 // scriptedError fills the error rule r answers with, and the wait it

@@ -47,6 +47,10 @@ type Model struct {
 	Limits        RateLimits `yaml:"limits"`
 	Capacity      Capacity   `yaml:"capacity"`
 	Speed         Speed      `yaml:"speed"`
+	// Cache is the model's prompt cache (nil: none), Price what its
+	// tokens cost (nil: the reports show no dollars for it); cache.go.
+	Cache *Cache `yaml:"cache"`
+	Price *Price `yaml:"price"`
 }
 
 // Turn is the request to attempt, declared by size.
@@ -179,6 +183,10 @@ type Respond struct {
 	// per-minute 429, the rest of the virtual day for a per-day one).
 	Quota      string   `yaml:"quota"`
 	RetryDelay Duration `yaml:"retry_delay"`
+	// Cache: miss (CacheMiss) makes the answer miss the prompt cache, as
+	// the real APIs' misses do (docs/cost.md); alone, the rule answers
+	// with a complete answer.
+	Cache string `yaml:"cache"`
 }
 
 // The quotas a Gemini 429 can name (Respond.Quota).

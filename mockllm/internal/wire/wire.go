@@ -59,6 +59,9 @@ type Spec struct {
 	AnswerTag    byte
 	AnswerPrefix string
 	ToolPrefix   string
+	// CacheAuto is a wire whose API caches every prompt's prefixes by
+	// itself (OpenAI's); on the others a request marks what to cache.
+	CacheAuto bool
 }
 
 // Errors words the errors the mock answers with on its own, as the real
