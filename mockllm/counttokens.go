@@ -14,7 +14,7 @@ import (
 // bad body is a 400 and an unknown model a 404, worded as for
 // v1/messages. Counting is no attempt: it runs no script and takes no
 // number in the session, and is journalled with its route.
-func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wire, sc *served, name, sessName string) {
+func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wire, sc *served, name, sessName string, rt wire.Route) {
 	if r.Method != http.MethodPost {
 		w.Header()["Allow"] = []string{http.MethodPost}
 		s.stray(w, r, wire.MethodNotAllowed(r.Method), api, name, sessName)
@@ -24,7 +24,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 		s.stray(w, r, e, api, name, sessName)
 		return
 	}
-	in := incoming{req: wire.Request{CountOnly: true}}
+	in := incoming{req: wire.Request{CountOnly: true, Model: rt.Model, HasModel: rt.Model != ""}}
 	q := &in.req
 	if e := decodeBody(w, r, &in, api); e != nil {
 		s.stray(w, r, e, api, name, sessName)
@@ -44,5 +44,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Request-Id"] = []string{id}
+	if rw, ok := api.(wire.Router); ok {
+		_, _ = w.Write(rw.CountBody(nil, n))
+		return
+	}
 	_, _ = w.Write([]byte(`{"input_tokens":` + strconv.Itoa(n) + "}"))
 }

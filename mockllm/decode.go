@@ -62,8 +62,13 @@ func decodeBody(w http.ResponseWriter, r *http.Request, in *incoming, api wire.W
 	if err != nil {
 		return api.BodyError(err)
 	}
+	pathModel, pathStream := q.Model, q.Stream // a Router's path names them (Gemini)
 	if err := api.Decode(buf.Bytes(), q); err != nil {
-		if q.Model == "" {
+		switch {
+		case q.Model != "":
+		case pathModel != "":
+			q.Model, q.Stream = pathModel, pathStream
+		default:
 			salvage(buf.Bytes(), q)
 		}
 		return err

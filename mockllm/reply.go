@@ -191,14 +191,15 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 		h["Content-Type"] = jsonContentType
 	}
 	r.api.Headers(h, &r.Reply)
-	if r.retryAfter != "" {
+	if r.retryAfter != "" && !r.api.Spec().WaitInBody {
 		h["Retry-After"] = []string{r.retryAfter}
 	}
 	setRuleHeaders(h, r.headers)
 }
 
 // askedWait is the wait the reply's headers ask for: the rule's
-// retry-after-ms or retry-after, or the retry-after the mock added.
+// retry-after-ms or retry-after, or the retry-after the mock added (on a
+// wire whose wait is in the body, the wait the body states).
 func (r *reply) askedWait(now time.Time) (time.Duration, bool) {
 	if r.retryAfter != "" {
 		return retryAfterOf(map[string]string{"retry-after": r.retryAfter}, now)

@@ -261,14 +261,21 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.URL.Path, sessName = routed, sess
 	}
 	if name, api, ok := s.countRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
-		s.countTokens(w, r, api, s.lookup(name), name, sessName)
+		s.countTokens(w, r, api, s.lookup(name), name, sessName, wire.Route{})
 		return
 	}
 	if name, ok := modelsRoute(r.URL.Path); ok && r.Method == http.MethodGet && s.lookup(name) != nil {
 		s.listModels(w, r, s.lookup(name), name, sessName) // routes.go
 		return
 	}
-	name, wr, ok := s.route(r.URL.Path)
+	name, wr, rt, ok := s.route(r.URL.Path, r.URL.RawQuery)
+	if rt.Key != "" && r.Header.Get(rt.KeyHeader) == "" {
+		r.Header.Set(rt.KeyHeader, rt.Key) // ?key= is the key in the query
+	}
+	if ok && rt.Count && s.lookup(name) != nil && len(sessName) <= maxSessionName {
+		s.countTokens(w, r, wr, s.lookup(name), name, sessName, rt)
+		return
+	}
 	var sc *served
 	if ok {
 		sc = s.lookup(name)
@@ -301,6 +308,8 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	case wr.Check(r.Header) != nil:
 		in.rejected = wr.Check(r.Header)
 	default:
+		// A Router's path names the model and whether it streams.
+		in.req.Model, in.req.HasModel, in.req.Stream = rt.Model, rt.Model != "", rt.Stream
 		in.req.KeepLast = sc.contains
 		in.req.Cache.On = sc.quota.cache != nil
 		if sess != nil {
