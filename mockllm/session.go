@@ -185,6 +185,10 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		Wire:        in.api.Spec().Name,
 		Stream:      in.req.Stream,
 		Betas:       s.sharedBetas(in.betas),
+		Rule:        rp.rule,
+	}
+	if err := rp.answeredError(); err != nil {
+		e.ErrorType, e.ErrorMessage = err.Type, clipEntry(err.Message)
 	}
 	if in.hasBody {
 		e.Resend = s.recent.resend(in.fingerprint, s.n)
@@ -279,6 +283,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		defer func() { s.quota.settle(tk, rp.Ans.Output, now.Add(rp.lag+rp.gen)) }()
 	}
 	s.uses[i]++
+	rp.rule = i + 1
 	rp.headers = rebase(r.Headers, s.start)
 	switch {
 	case len(r.ToolUse) > 0:
