@@ -19,6 +19,9 @@ type quotas struct {
 	sc     *scenario.Scenario
 	mu     sync.Mutex
 	models map[string]*modelQuota // models with limits or capacity
+	// cache is the models' prompt cache (cache.go), shared as the
+	// buckets are; nil when no model declares one.
+	cache *promptCache
 }
 
 // modelQuota is one model's buckets (nil: not declared) and the ends of
@@ -32,7 +35,7 @@ type modelQuota struct {
 }
 
 func newQuotas(sc *scenario.Scenario) *quotas {
-	q := &quotas{sc: sc}
+	q := &quotas{sc: sc, cache: newPromptCache(sc)}
 	q.reset()
 	return q
 }
@@ -41,6 +44,7 @@ func newQuotas(sc *scenario.Scenario) *quotas {
 // reset clears the journal and the quotas, it does not end answers that
 // are still being sent, so capacity holds across it.
 func (q *quotas) reset() {
+	q.cache.reset()
 	q.mu.Lock()
 	defer q.mu.Unlock()
 	old := q.models

@@ -47,6 +47,10 @@ type Model struct {
 	Limits        RateLimits `yaml:"limits"`
 	Capacity      Capacity   `yaml:"capacity"`
 	Speed         Speed      `yaml:"speed"`
+	// Cache is the model's prompt cache (nil: none), Price what its
+	// tokens cost (nil: the reports show no dollars for it); cache.go.
+	Cache *Cache `yaml:"cache"`
+	Price *Price `yaml:"price"`
 }
 
 // Turn is the request to attempt, declared by size.
@@ -73,6 +77,19 @@ type Turn struct {
 	// API's generateContent).
 	Wire string `yaml:"wire"`
 }
+
+// IsZero reports whether the turn says nothing: the scenario has no
+// turn section.
+func (t Turn) IsZero() bool {
+	return t.Model == "" && len(t.Fallback) == 0 && t.MaxTokens == 0 && t.SystemTokens == 0 && len(t.Messages) == 0 &&
+		t.AnswerTokens == 0 && !t.Stream && !t.Background && !t.AuthRefresh && t.Wire == ""
+}
+
+// MockOnly reports whether the scenario has no turn: a script for the
+// mock alone, to serve a client of your own (faultbench serve, grade,
+// mockllm/mocktest). The harness has nothing to send in it, so run and
+// explore skip it; a complete answer is 1000 tokens long.
+func (s *Scenario) MockOnly() bool { return s.Turn.IsZero() }
 
 // The wires a turn can be sent by.
 const (
@@ -179,6 +196,10 @@ type Respond struct {
 	// per-minute 429, the rest of the virtual day for a per-day one).
 	Quota      string   `yaml:"quota"`
 	RetryDelay Duration `yaml:"retry_delay"`
+	// Cache: miss (CacheMiss) makes the answer miss the prompt cache, as
+	// the real APIs' misses do (docs/cost.md); alone, the rule answers
+	// with a complete answer.
+	Cache string `yaml:"cache"`
 }
 
 // The quotas a Gemini 429 can name (Respond.Quota).

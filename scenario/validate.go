@@ -176,6 +176,7 @@ func (v *validator) models(models map[string]Model) {
 			v.errorf(path+".max_output", "must be <= context_window (%d), got %d", m.ContextWindow, m.MaxOutput)
 		}
 		v.quota(path, m)
+		v.cost(path, m)
 	}
 }
 
@@ -221,6 +222,12 @@ func (v *validator) aliases(s *Scenario) {
 
 func (v *validator) turn(s *Scenario) {
 	t := s.Turn
+	if s.MockOnly() {
+		if w := s.Workload; !w.IsZero() || w.Concurrency != 0 || w.Start != (Start{}) || w.Background != 0 {
+			v.errorf("workload", "a fleet sends copies of the turn: add a turn section")
+		}
+		return
+	}
 	if t.Model == "" {
 		v.errorf("turn.model", "required: the model the turn asks for")
 	} else {
@@ -347,7 +354,7 @@ func (v *validator) respond(path string, r Respond) {
 	switch {
 	case given > 1:
 		v.errorf(path, "takes one of ok: true, a status, a fault or tool_use, not %s", describeRespond(r))
-	case given == 0:
+	case given == 0 && r.Cache == "":
 		v.errorf(path, "required: ok: true, a status such as 529, a fault such as reset, or tool_use")
 	case r.Status != 0 && (r.Status < 400 || r.Status > 599):
 		v.errorf(path+".status", "must be an error status, 400 to 599, got %d", r.Status)
@@ -376,6 +383,12 @@ func (v *validator) respond(path string, r Respond) {
 		if r.Message != "" {
 			v.errorf(path+".message", "only goes with a status, or a fault with error_after")
 		}
+	}
+	switch {
+	case r.Cache != "" && r.Cache != CacheMiss:
+		v.errorf(path+".cache", "%s is not a cache answer; use %s", quote(r.Cache), CacheMiss)
+	case r.Cache != "" && r.Status != 0:
+		v.errorf(path+".cache", "only goes with an answer (ok: true, a fault or tool_use), not a status")
 	}
 	switch r.Quota {
 	case "", QuotaPerMinute, QuotaPerDay:

@@ -7,7 +7,18 @@ type Answer struct {
 	ID, Model, Text, Stop string
 	Input, Output         int
 	Tools                 []ToolCall
+	// CacheRead is the input read from the prompt cache, CacheWrite5m
+	// and CacheWrite1h what the answer wrote to it for each lifetime;
+	// all are part of Input.
+	CacheRead, CacheWrite5m, CacheWrite1h int
 }
+
+// Uncached is the input neither read from the cache nor written to it
+// (Anthropic's input_tokens).
+func (a *Answer) Uncached() int { return a.Input - a.CacheRead - a.CacheWrite5m - a.CacheWrite1h }
+
+// Cached reports whether the answer's usage has cache figures to show.
+func (a *Answer) Cached() bool { return a.CacheRead+a.CacheWrite5m+a.CacheWrite1h > 0 }
 
 // HasText reports whether the answer has a text block: an answer that
 // only calls tools has none, since the real APIs send none (Anthropic's

@@ -39,6 +39,9 @@ type Request struct {
 	// is what the decoder learnt for the next body, when Mem wants one.
 	Mem  *Memory
 	Memo *BodyMemo
+	// Cache is the request's prompt prefix as a cache keys it
+	// (prefix.go), when Cache.On asks the decoder to gather it.
+	Cache Prefix
 }
 
 // InputTokens is the request's input under the token rule: the sum over

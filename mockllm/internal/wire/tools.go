@@ -1,5 +1,10 @@
 package wire
 
+import (
+	"bytes"
+	"time"
+)
+
 // Tool definitions count in a request's input, as the real APIs count
 // them: by the token rule, each tool's name, its description and the raw
 // JSON of its schema (Anthropic's input_schema; OpenAI's parameters, under
@@ -10,7 +15,14 @@ package wire
 // null, or a list of objects, and returns their tokens. Anything else is
 // the error wrong words, called with s standing at the value at fault
 // (j = -1: the tools themselves; else tool j), as the real APIs refuse it.
-func ToolTokens(s *Scanner, wrong func(j int) *Error) (int, *Error) {
+//
+// For the prompt cache (p), the tools are one piece of their segment,
+// hashed as sent; a tool with a cache_control marks a breakpoint after
+// them all.
+func ToolTokens(s *Scanner, p *Prefix, wrong func(j int) *Error) (int, *Error) {
+	p.Begin(SegTools)
+	s.Peek()
+	start := s.Pos()
 	switch s.Peek() {
 	case 'n':
 		s.Literal()
@@ -21,11 +33,18 @@ func ToolTokens(s *Scanner, wrong func(j int) *Error) (int, *Error) {
 	}
 	s.Enter()
 	total := 0
+	var ttl time.Duration
 	for j := 0; s.More(); j++ {
 		if s.Peek() != '{' {
 			return 0, wrong(j)
 		}
-		total += toolDefinition(s)
+		n, mark := toolDefinition(s)
+		total += n
+		ttl = max(ttl, mark)
+	}
+	p.Add(Hash(s.Bytes()[start:s.Pos()]), total, true)
+	if ttl > 0 {
+		p.Mark(ttl)
 	}
 	return total, nil
 }
@@ -33,15 +52,29 @@ func ToolTokens(s *Scanner, wrong func(j int) *Error) (int, *Error) {
 // toolDefinition counts one tool: its name, description and schema, and
 // those of a nested "function" object; of a key given twice, the last
 // counts, as encoding/json would read it.
-func toolDefinition(s *Scanner) int {
+//
+// mark is the lifetime its cache_control asks (0: none; "1h" anywhere in
+// it asks an hour, else five minutes).
+func toolDefinition(s *Scanner) (n int, mark time.Duration) {
 	if s.Peek() != '{' {
 		s.Skip()
-		return 0
+		return 0, 0
 	}
 	s.Enter()
 	var name, desc, inSchema, params, fn int
 	for s.More() {
 		switch string(s.Key()) {
+		case "cache_control":
+			s.Peek()
+			at := s.Pos()
+			s.Skip()
+			switch raw := s.Bytes()[at:s.Pos()]; {
+			case bytes.Equal(raw, []byte("null")):
+			case bytes.Contains(raw, []byte(`"1h"`)):
+				mark = time.Hour
+			default:
+				mark = 5 * time.Minute
+			}
 		case "name":
 			name = stringTokens(s)
 		case "description":
@@ -51,12 +84,12 @@ func toolDefinition(s *Scanner) int {
 		case "parameters":
 			params = rawTokens(s)
 		case "function":
-			fn = toolDefinition(s)
+			fn, _ = toolDefinition(s)
 		default:
 			s.Skip()
 		}
 	}
-	return name + desc + inSchema + params + fn
+	return name + desc + inSchema + params + fn, mark
 }
 
 // stringTokens is the tokens of a string value, 0 for any other.

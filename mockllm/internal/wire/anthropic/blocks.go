@@ -1,13 +1,20 @@
 package anthropic
 
-import "github.com/faultbench/faultbench/mockllm/internal/wire"
+import (
+	"time"
+
+	"github.com/faultbench/faultbench/mockllm/internal/wire"
+)
 
 // content reads a message's content, a string or a list of blocks, and
 // returns its tokens.
 func (s *walker) content() (int, *fieldError) {
 	switch s.Peek() {
 	case '"':
-		_, n := s.Str()
+		raw, n := s.Str()
+		if s.depth == 0 {
+			s.pre.Add(wire.Hash(raw), wire.CountBytes(n), true)
+		}
 		return wire.CountBytes(n), nil
 	case '[':
 		return s.blocks(false)
@@ -19,6 +26,8 @@ func (s *walker) content() (int, *fieldError) {
 // onlyText (the system prompt) every block must be a text block.
 func (s *walker) blocks(onlyText bool) (int, *fieldError) {
 	s.Enter()
+	s.depth++
+	defer func() { s.depth-- }()
 	total := 0
 	for i := 0; s.More(); i++ {
 		s.PushIdx(i)
@@ -31,6 +40,12 @@ func (s *walker) blocks(onlyText bool) (int, *fieldError) {
 			return 0, err
 		}
 		total += b.tokens
+		if s.depth == 1 {
+			s.pre.Add(b.hash, b.tokens, true)
+			if b.ttl > 0 {
+				s.pre.Mark(b.ttl)
+			}
+		}
 	}
 	return total, nil
 }
@@ -39,6 +54,8 @@ func (s *walker) blocks(onlyText bool) (int, *fieldError) {
 type block struct {
 	typ    string // "text", "tool_use", "tool_result", or "" for any other type
 	tokens int
+	hash   uint64        // of its fields but cache_control (prefix.go)
+	ttl    time.Duration // its cache_control's lifetime; 0 when it has none
 }
 
 // blockFields gathers a block's fields in whatever order they come; the
@@ -48,6 +65,7 @@ type blockFields struct {
 	hasType, hasText, hasInput        bool
 	hasID, hasName, hasToolUseID      bool
 	textBytes, inputBytes, resultToks int
+	ttl                               time.Duration
 }
 
 // block reads one content block. Text blocks count their text, tool_use
@@ -59,9 +77,15 @@ func (s *walker) block() (block, *fieldError) {
 	}
 	s.Enter()
 	var f blockFields
+	h := wire.NewHasher()
 	for s.More() {
 		var err *fieldError
-		switch k := s.Key(); string(k) {
+		k := s.Key()
+		s.Peek()
+		at := s.Pos()
+		switch string(k) {
+		case "cache_control":
+			f.ttl, err = s.cacheControl()
 		case "type":
 			var ok bool
 			if f.typ, ok = s.StringValue(); !ok {
@@ -105,8 +129,13 @@ func (s *walker) block() (block, *fieldError) {
 		if err != nil {
 			return block{}, err
 		}
+		if s.pre.On && string(k) != "cache_control" {
+			h.Field(k, s.Bytes()[at:s.Pos()])
+		}
 	}
-	return f.count(s)
+	b, err := f.count(s)
+	b.hash, b.ttl = h.Sum(), f.ttl
+	return b, err
 }
 
 // count checks the fields a block's type requires and returns its tokens.

@@ -23,8 +23,11 @@ import (
 // is not JSON gets the syntax error it always got, wherever in the body a
 // field error came first.
 func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
-	s := &walker{wire.NewScanner(b)}
-	s.UseMemo(q)
+	s := &walker{Scanner: wire.NewScanner(b), pre: &q.Cache}
+	if !q.Cache.On {
+		// A reused message is not walked, and the cache needs its blocks.
+		s.UseMemo(q)
+	}
 	var err *wire.Error
 	if e := walk(q, s); e != nil {
 		err = bodyError(e)
@@ -41,6 +44,10 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	if err := validate(q); err != nil {
 		return err
 	}
+	if err := checkMarks(&q.Cache); err != nil {
+		return err
+	}
+	q.Cache.Resolve()
 	return checkMessages(b, q)
 }
 
@@ -115,8 +122,10 @@ func walk(q *wire.Request, s *walker) *fieldError {
 		case "stream":
 			err = readStream(q, s)
 		case "system":
+			s.pre.Begin(wire.SegSystem)
 			q.SystemTokens, err = s.system()
 		case "messages":
+			s.pre.Begin(wire.SegMessages)
 			q.MessageTokens, err = s.messages()
 			q.HasMessages = true
 			if err == nil && q.KeepLast && s.LastEnd > s.LastStart {
@@ -138,7 +147,7 @@ func walk(q *wire.Request, s *walker) *fieldError {
 // definitions count in the input.
 func readTools(q *wire.Request, s *walker) *fieldError {
 	var bad *fieldError
-	q.ToolTokens, _ = wire.ToolTokens(s.Scanner, func(j int) *wire.Error {
+	q.ToolTokens, _ = wire.ToolTokens(s.Scanner, &q.Cache, func(j int) *wire.Error {
 		if j < 0 {
 			bad = s.failKey("tools", msgList)
 		} else {
@@ -195,7 +204,8 @@ func (s *walker) system() (int, *fieldError) {
 		s.Literal()
 		return 0, nil
 	case '"':
-		_, n := s.Str()
+		raw, n := s.Str()
+		s.pre.Add(wire.Hash(raw), wire.CountBytes(n), true)
 		return wire.CountBytes(n), nil
 	case '[':
 		return s.blocks(true)
@@ -247,6 +257,7 @@ func (s *walker) message() (int, *fieldError) {
 		case "role":
 			hasRole = true
 			role, ok := s.StringValue()
+			s.pre.Add(wire.Hash(role), 0, false)
 			if !ok || (string(role) != "user" && string(role) != "assistant") {
 				err = s.failKey("role", "Input should be 'user' or 'assistant'")
 			}

@@ -55,16 +55,28 @@ func appendAnswer(b []byte, a *wire.Answer) []byte {
 }
 
 // appendUsage appends a message's usage as the real API writes it: the
-// input, the prompt cache's two counts (the mock caches nothing: 0), the
-// output and the service tier.
+// input not read from the prompt cache nor written to it, the cache's
+// two counts, the output and the service tier; an answer that read or
+// wrote the cache adds the writes by lifetime (cache_creation).
 func appendUsage(b []byte, a *wire.Answer) []byte {
-	return appendUsageOf(b, a.Input, a.Output)
+	return appendUsageOf(b, a, a.Output)
 }
 
-func appendUsageOf(b []byte, input, output int) []byte {
+func appendUsageOf(b []byte, a *wire.Answer, output int) []byte {
 	b = append(b, `{"input_tokens":`...)
-	b = strconv.AppendInt(b, int64(input), 10)
-	b = append(b, `,"cache_creation_input_tokens":0,"cache_read_input_tokens":0,"output_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.Uncached()), 10)
+	b = append(b, `,"cache_creation_input_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.CacheWrite5m+a.CacheWrite1h), 10)
+	b = append(b, `,"cache_read_input_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.CacheRead), 10)
+	if a.Cached() {
+		b = append(b, `,"cache_creation":{"ephemeral_5m_input_tokens":`...)
+		b = strconv.AppendInt(b, int64(a.CacheWrite5m), 10)
+		b = append(b, `,"ephemeral_1h_input_tokens":`...)
+		b = strconv.AppendInt(b, int64(a.CacheWrite1h), 10)
+		b = append(b, '}')
+	}
+	b = append(b, `,"output_tokens":`...)
 	b = strconv.AppendInt(b, int64(output), 10)
 	return append(b, `,"service_tier":"standard"}`...)
 }
@@ -82,7 +94,7 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	b = append(b, `,"type":"message","role":"assistant","model":`...)
 	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"content":[],"stop_reason":null,"stop_sequence":null,"usage":`...)
-	b = appendUsageOf(b, a.Input, 1)
+	b = appendUsageOf(b, a, 1)
 	ev.End(append(b, `}}`...))
 
 	first := 0 // the index of the first tool_use block

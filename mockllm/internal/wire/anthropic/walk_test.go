@@ -9,7 +9,10 @@ import (
 	"github.com/faultbench/faultbench/mockllm/internal/wire/wiretest"
 )
 
-func walkBody(s *wire.Scanner) bool { return walk(new(wire.Request), &walker{s}) != nil }
+func walkBody(s *wire.Scanner) bool {
+	q := &wire.Request{Cache: wire.Prefix{On: true}}
+	return walk(q, &walker{Scanner: s, pre: &q.Cache}) != nil
+}
 
 // TestWalkerReadsValidJSON: the walker checks syntax as it reads, so on
 // any body json.Valid accepts it finds no syntax error.

@@ -4,7 +4,11 @@ import "github.com/faultbench/faultbench/mockllm/internal/wire"
 
 // walker reads a Messages request: a scanner that names the field at
 // fault in the real API's words.
-type walker struct{ *wire.Scanner }
+type walker struct {
+	*wire.Scanner
+	pre   *wire.Prefix // the request's cache points
+	depth int          // of content block lists: 1 is a message's own
+}
 
 // fieldError is a request field with the wrong type or a missing required
 // one. Its text follows the real API: "max_tokens: Field required".

@@ -68,6 +68,7 @@ func readMessages(q *wire.Request, s *wire.Scanner) *wire.Error {
 	q.Messages, q.SystemTokens, q.MessageTokens = 0, 0, 0 // the last of a repeated key wins
 	s.Enter()
 	s.StartMessages()
+	q.Cache.Begin(wire.SegMessages)
 	for i := 0; s.More(); i++ {
 		s.LastStart, s.LastEnd = 0, 0
 		m, ok := s.Reuse(i)
@@ -79,6 +80,9 @@ func readMessages(q *wire.Request, s *wire.Scanner) *wire.Error {
 			}
 			m.End, m.LastStart, m.LastEnd = s.Pos(), s.LastStart, s.LastEnd
 			s.Note(m)
+		}
+		if q.Cache.On { // an exact prefix: the message as sent
+			q.Cache.Add(wire.Hash(s.Bytes()[m.Start:m.End]), m.Tokens, true)
 		}
 		if m.System {
 			q.SystemTokens += m.Tokens

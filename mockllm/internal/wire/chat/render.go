@@ -76,7 +76,9 @@ func appendUsage(b []byte, a *wire.Answer) []byte {
 	b = strconv.AppendInt(b, int64(a.Output), 10)
 	b = append(b, `,"total_tokens":`...)
 	b = strconv.AppendInt(b, int64(a.Input+a.Output), 10)
-	return append(b, `,"prompt_tokens_details":{"cached_tokens":0,"audio_tokens":0},`+
+	b = append(b, `,"prompt_tokens_details":{"cached_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.CacheRead), 10)
+	return append(b, `,"audio_tokens":0},`+
 		`"completion_tokens_details":{"reasoning_tokens":0,"audio_tokens":0,"accepted_prediction_tokens":0,"rejected_prediction_tokens":0}}`...)
 }
 

@@ -25,7 +25,7 @@ var Routes = []string{
 // Spec names the wire "openai"; its answers are chatcmpl- and its tool
 // calls call_.
 func (Wire) Spec() wire.Spec {
-	return wire.Spec{Name: "openai", Path: "/v1/chat/completions", Routes: Routes, AnswerTag: 'c', AnswerPrefix: "chatcmpl-", ToolPrefix: "call_"}
+	return wire.Spec{Name: "openai", Path: "/v1/chat/completions", Routes: Routes, AnswerTag: 'c', AnswerPrefix: "chatcmpl-", ToolPrefix: "call_", CacheAuto: true}
 }
 
 // Decode reads a chat completion request in one pass, then holds its
@@ -46,6 +46,7 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	if err := validate(q); err != nil {
 		return err
 	}
+	q.Cache.Resolve()
 	return check(b, q)
 }
 

@@ -99,7 +99,7 @@ func Content(s *wire.Scanner, param string, part func(j int) (int, *wire.Error))
 // ReadTools reads tools: null, or a list of objects, whose definitions
 // count in the input.
 func ReadTools(s *wire.Scanner, q *wire.Request) *wire.Error {
-	n, err := wire.ToolTokens(s, func(j int) *wire.Error {
+	n, err := wire.ToolTokens(s, &q.Cache, func(j int) *wire.Error {
 		if j < 0 {
 			return TypeError(s, "tools", "an array")
 		}

@@ -44,10 +44,12 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 			err = openai.ReadModel(s, q)
 		case "instructions":
 			instructions = 0
+			q.Cache.Begin(wire.SegSystem)
 			switch s.Peek() {
 			case '"':
-				_, n := s.Str()
+				raw, n := s.Str()
 				instructions = wire.CountBytes(n)
+				q.Cache.Add(wire.Hash(raw), instructions, true)
 			case 'n':
 				s.Literal()
 			default:
@@ -55,7 +57,8 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 			}
 		case "input":
 			hasInput = true
-			in, err = readInput(s, q.KeepLast)
+			q.Cache.Begin(wire.SegMessages)
+			in, err = readInput(s, q.KeepLast, &q.Cache)
 		case "max_output_tokens":
 			err = openai.ReadMaxTokens(s, q, "max_output_tokens")
 		case "stream":
@@ -80,6 +83,7 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	}
 	q.SystemTokens, q.MessageTokens, q.Messages, q.Last = instructions+in.system, in.messages, in.count, in.last
 	q.HasMessages = true
+	q.Cache.Resolve()
 	return nil
 }
 
@@ -95,13 +99,14 @@ type input struct {
 // A function_call_output must answer a function_call before it, and every
 // function_call must be answered, as the real API requires; each answer
 // is a map look-up, so 80,000 calls are paired in linear time.
-func readInput(s *wire.Scanner, keep bool) (input, *wire.Error) {
+func readInput(s *wire.Scanner, keep bool, p *wire.Prefix) (input, *wire.Error) {
 	var in input
 	switch s.Peek() {
 	case '"':
 		start := s.Pos()
 		_, n := s.Str()
 		in.messages = wire.CountBytes(n)
+		p.Add(wire.Hash(s.Bytes()[start:s.Pos()]), in.messages, true)
 		if keep {
 			in.last = bytes.Clone(s.Bytes()[start:s.Pos()])
 		}
@@ -113,9 +118,14 @@ func readInput(s *wire.Scanner, keep bool) (input, *wire.Error) {
 	s.Enter()
 	var calls wire.Calls // function calls not answered yet
 	for i := 0; s.More(); i++ {
+		s.Peek()
+		start := s.Pos()
 		it, err := readItem(s, i)
 		if err != nil {
 			return in, err
+		}
+		if p.On { // an exact prefix: the item as sent
+			p.Add(wire.Hash(s.Bytes()[start:s.Pos()]), it.tokens, true)
 		}
 		switch {
 		case it.typ == "function_call":

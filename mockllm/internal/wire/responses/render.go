@@ -58,7 +58,7 @@ func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte 
 		`"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"}},"tool_choice":"auto",`+
 		`"tools":[],"top_p":1.0,"truncation":"disabled","usage":`...)
 	if output {
-		b = appendResponseUsage(b, a.Input, a.Output)
+		b = appendResponseUsage(b, a)
 	} else {
 		b = append(b, "null"...)
 	}
@@ -114,10 +114,13 @@ func appendCallItem(r *wire.Reply, b []byte, k int, status, args string) []byte 
 	return append(b, `"}`...)
 }
 
-func appendResponseUsage(b []byte, input, output int) []byte {
+func appendResponseUsage(b []byte, a *wire.Answer) []byte {
+	input, output := a.Input, a.Output
 	b = append(b, `{"input_tokens":`...)
 	b = strconv.AppendInt(b, int64(input), 10)
-	b = append(b, `,"input_tokens_details":{"cached_tokens":0},"output_tokens":`...)
+	b = append(b, `,"input_tokens_details":{"cached_tokens":`...)
+	b = strconv.AppendInt(b, int64(a.CacheRead), 10)
+	b = append(b, `},"output_tokens":`...)
 	b = strconv.AppendInt(b, int64(output), 10)
 	b = append(b, `,"output_tokens_details":{"reasoning_tokens":0},"total_tokens":`...)
 	b = strconv.AppendInt(b, int64(input+output), 10)

@@ -14,7 +14,7 @@ var _ wire.Wire = Wire{}
 // Spec names the wire "openai-responses"; its answers are resp_ and its
 // tool calls call_.
 func (Wire) Spec() wire.Spec {
-	return wire.Spec{Name: "openai-responses", Path: "/v1/responses", AnswerTag: 'p', AnswerPrefix: "resp_", ToolPrefix: "call_"}
+	return wire.Spec{Name: "openai-responses", Path: "/v1/responses", AnswerTag: 'p', AnswerPrefix: "resp_", ToolPrefix: "call_", CacheAuto: true}
 }
 
 // Limits words a model's limits as the Responses API does: an output
