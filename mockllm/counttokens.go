@@ -24,8 +24,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 		s.stray(w, r, e, api, name, sessName)
 		return
 	}
-	q := wire.Request{CountOnly: true, Model: rt.Model, HasModel: rt.Model != ""}
-	if e := decodeBody(w, r, &q, api); e != nil {
+	in := incoming{req: wire.Request{CountOnly: true, Model: rt.Model, HasModel: rt.Model != ""}}
+	q := &in.req
+	if e := decodeBody(w, r, &in, api); e != nil {
 		s.stray(w, r, e, api, name, sessName)
 		return
 	}
@@ -36,7 +37,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 	id := s.rejectID(r.URL.Path)
 	n := q.InputTokens()
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
-		Scenario: name, Session: sessName, Route: r.URL.Path, Status: http.StatusOK, Kind: kindOK,
+		Scenario: name, Session: sessName, Route: r.URL.Path, Method: r.Method, Status: http.StatusOK, Kind: kindOK,
 		Model: clipStray(q.Model), InputTokens: n, RequestID: id, Wire: api.Spec().Name,
 		Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)), RetryCount: retryCount(r.Header),
 	}})

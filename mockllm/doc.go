@@ -196,10 +196,15 @@
 // # The journal
 //
 // Every request is journaled as an Entry when it is taken (one that
-// reached no session, or count_tokens, with its Route; a body the session
-// sent before with its Resend): what the client sent (API, model,
-// max_tokens, input tokens, stream, the retry count header of the
-// official SDKs), what it got (status, kind, fault, output tokens), the
+// reached no session — an unknown path, another method than POST, a
+// models listing, count_tokens — with its Route and Method, using up no
+// request number; a body holding the same JSON as one the session sent
+// before, whatever its keys' order, with its Resend): what the client sent
+// (API, model, max_tokens, input tokens, stream, the retry count header
+// of the official SDKs; a body refused for a field keeps the model,
+// max_tokens and stream it named), what it got (status, kind, fault,
+// output tokens, the error's type and message, the script rule that
+// answered), the
 // gap since the session's previous request, the wait an error asked for
 // and whether the next request honoured it. Status is what the client saw:
 // 0 when no header came (reset, hang, garbage, or a delay that outlasts a

@@ -26,6 +26,8 @@ type reply struct {
 	// lag and gen are the model's speed (speed.go): the wait for the
 	// first token, then the generation of the rest.
 	lag, gen time.Duration
+	// rule is the script rule that answered, from 1 (0: none did).
+	rule int
 }
 
 // status is the HTTP status the client sees: 0 when the fault sends none.
@@ -38,6 +40,18 @@ func (r *reply) status() int {
 		return r.Err.Status
 	}
 	return http.StatusOK
+}
+
+// answeredError is the error the client was answered with: the
+// status's, else the one its stream ends with (nil: none).
+func (r *reply) answeredError() *wire.Error {
+	if r.Err != nil {
+		return r.Err
+	}
+	if r.fault.Kind == scenario.FaultError {
+		return r.Failure
+	}
+	return nil
 }
 
 // kind labels what the client got, for the journal.

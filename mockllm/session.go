@@ -181,6 +181,10 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		RequestID:   rp.RequestID,
 		Wire:        in.api.Spec().Name,
 		Stream:      in.req.Stream,
+		Rule:        rp.rule,
+	}
+	if err := rp.answeredError(); err != nil {
+		e.ErrorType, e.ErrorMessage = err.Type, clipEntry(err.Message)
 	}
 	if in.hasBody {
 		e.Resend = s.recent.resend(in.fingerprint, s.n)
@@ -254,6 +258,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		return
 	}
 	s.uses[i]++
+	rp.rule = i + 1
 	r := &sc.Script[i].Respond
 	rp.headers = rebase(r.Headers, s.start)
 	switch {
