@@ -30,6 +30,7 @@ var skips = []struct{ file, match, why string }{
 	{"docs/security.md", "FAULTBENCH_STRESS=1", "stress tests: minutes and gigabytes, run by hand"},
 	{"docs/security.md", "-bench ParseAtCeilings", "a benchmark, measured by hand"},
 	{"docs/wire.md", "npm ci", "installs packages over the network; .ci/run runs the Node suite"},
+	{"docs/wire.md", "node --test", "the Node suite, which needs the packages npm ci installs; .ci/run runs it"},
 }
 
 // exits are the commands the docs show exiting other than 0.
