@@ -1,0 +1,34 @@
+package reports
+
+import (
+	"github.com/faultbench/faultbench/ledger"
+
+	. "github.com/onsi/ginkgo/v2"
+	. "github.com/onsi/gomega"
+)
+
+var _ = Describe("regret cells", func() {
+	results := func(regrets ...float64) []ledger.Result {
+		var out []ledger.Result
+		for i, r := range regrets {
+			out = append(out, ledger.Result{Scenario: string(rune('a' + i)), Strategy: "s", Outcome: ledger.OutcomeSuccess, Regret: r})
+		}
+		return out
+	}
+	cells := func(regrets ...float64) []string {
+		g, err := group(results(regrets...), nil)
+		Expect(err).NotTo(HaveOccurred())
+		return regretCells(g, "s")
+	}
+
+	It("gives the worst and the median; of an even count, the mean of the middle two", func() {
+		Expect(cells(1.5, 4, 2.5, 1)).To(Equal([]string{"4.00x", "2.00x"}))
+	})
+	It("gives the middle one of an odd count", func() {
+		Expect(cells(3, 1, 2)).To(Equal([]string{"3.00x", "2.00x"}))
+	})
+	It("leaves out a run without a regret, and says none when no run has one", func() {
+		Expect(cells(0, 2)).To(Equal([]string{"2.00x", "2.00x"}))
+		Expect(cells(0)).To(Equal([]string{noValue, noValue}))
+	})
+})
