@@ -1,6 +1,8 @@
 package reports
 
 import (
+	"bytes"
+
 	"github.com/faultbench/faultbench/ledger"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -30,5 +32,23 @@ var _ = Describe("regret cells", func() {
 	It("leaves out a run without a regret, and says none when no run has one", func() {
 		Expect(cells(0, 2)).To(Equal([]string{"2.00x", "2.00x"}))
 		Expect(cells(0)).To(Equal([]string{noValue, noValue}))
+	})
+})
+
+var _ = Describe("the default table's differences", func() {
+	It("lists a scenario where the strategies differ, and names those where they agree", func() {
+		rep := ledger.Report{Seed: 1, Results: []ledger.Result{
+			{Scenario: "agree", Strategy: "a", Outcome: ledger.OutcomeSuccess, Attempts: 2},
+			{Scenario: "agree", Strategy: "b", Outcome: ledger.OutcomeSuccess, Attempts: 2},
+			{Scenario: "differ", Strategy: "a", Outcome: ledger.OutcomeSuccess, Attempts: 1},
+			{Scenario: "differ", Strategy: "b", Outcome: ledger.OutcomeFailed, Attempts: 9},
+		}}
+		var buf bytes.Buffer
+		Expect(Table(&buf, rep, Options{})).To(Succeed())
+		out := buf.String()
+		Expect(out).To(ContainSubstring("== where the strategies differ =="))
+		Expect(out).To(ContainSubstring("\ndiffer: "))
+		Expect(out).NotTo(ContainSubstring("\nagree: "))
+		Expect(out).To(ContainSubstring("on 1 scenario: agree."))
 	})
 })
