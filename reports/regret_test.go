@@ -52,3 +52,16 @@ var _ = Describe("the default table's differences", func() {
 		Expect(out).To(ContainSubstring("on 1 scenario: agree."))
 	})
 })
+
+var _ = Describe("broken budgets by cell", func() {
+	It("keeps every broken budget of a cell, in order", func() {
+		vs := []Violation{
+			{Scenario: "s", Strategy: "a", Field: "attempts", Budget: "<= 4", Got: "6"},
+			{Scenario: "s", Strategy: "b", Field: "outcome", Budget: "success", Got: "failed"},
+			{Scenario: "s", Strategy: "a", Field: "wait", Budget: "< 3s", Got: "7.5s"},
+		}
+		by := violationsByCell(vs)
+		Expect(by[key{"s", "a"}]).To(Equal([]Violation{vs[0], vs[2]}))
+		Expect(by[key{"s", "b"}]).To(Equal([]Violation{vs[1]}))
+	})
+})
