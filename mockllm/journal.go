@@ -50,7 +50,7 @@ type Entry struct {
 	Stream bool `json:"stream,omitempty"`
 	// Betas are the names the request's anthropic-beta header listed,
 	// trimmed and joined by commas, in its order: at most 32 names of at
-	// most 100 bytes each, 512 bytes in all; left out when it sent none.
+	// most 100 bytes each, 256 bytes in all; left out when it sent none.
 	Betas string `json:"betas,omitempty"`
 	// Fault is the fault the answer carried, as the scenario writes it
 	// ("reset", "{cut_after: 3}"); Status and Kind say what the client

@@ -11,7 +11,7 @@ import (
 const (
 	MaxBetas     = 32  // names
 	MaxBetaBytes = 100 // per name
-	MaxBetasLen  = 512 // in all, commas included
+	MaxBetasLen  = 256 // in all, commas included
 )
 
 // Betas reads the anthropic-beta header as the Messages API does: names
@@ -40,7 +40,9 @@ func Betas(h http.Header) string {
 		n++
 		return n < MaxBetas
 	})
-	return b.String()
+	// A copy of its own length: the builder's buffer may be twice as
+	// long, and the journal keeps the string for as long as the entry.
+	return strings.Clone(b.String())
 }
 
 // HasBeta reports whether the anthropic-beta header names name, among all
