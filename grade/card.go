@@ -41,8 +41,9 @@ type Summary struct {
 	// order; -1 for an attempt that sent none.
 	RetryCounts []int    `json:"retry_counts"`
 	Models      []string `json:"models"`
-	// Strays counts requests to routes the mock does not serve (a wrong
-	// base URL shows here).
+	// Strays counts the session's requests that were no attempt: a
+	// models listing, a token count, a route the mock does not serve (a
+	// wrong base URL shows here), another method than POST.
 	Strays int `json:"strays,omitempty"`
 }
 
@@ -125,14 +126,14 @@ func (c Card) rows() (checks, runs [][]string) {
 			}
 		}
 		runs = append(runs, []string{texttable.Plain(s.Scenario), s.Outcome, exit, strconv.Itoa(s.Attempts), gapList(s.GapsMS),
-			strconv.Itoa(s.InputTokens), strings.Join(rc, " "), texttable.Plain(strings.Join(s.Models, ", "))})
+			strconv.Itoa(s.InputTokens), strings.Join(rc, " "), texttable.Plain(strings.Join(s.Models, ", ")), strconv.Itoa(s.Strays)})
 	}
 	return checks, runs
 }
 
 var (
 	checkHeader = []string{"check", "scenario", "verdict", "evidence"}
-	runHeader   = []string{"scenario", "outcome", "exit", "attempts", "gaps", "input tokens", "retry-count", "models"}
+	runHeader   = []string{"scenario", "outcome", "exit", "attempts", "gaps", "input tokens", "retry-count", "models", "strays"}
 )
 
 // WriteText writes the card as ASCII tables: its title, the checks, the

@@ -64,6 +64,42 @@ func (r Run) attempts() []mockllm.Entry {
 	return out
 }
 
+// judged are the attempts the checks judge: the run's model requests
+// from the first one a rule of the script answered, where the scenario's
+// fault was met (from the first, for a scenario without a script). Those
+// before it are the client's own business — a side request the mock
+// refused for its body (Claude Code sends one), an answer no rule gave —
+// and not its answer to the fault. nil when no rule answered any.
+func (r Run) judged() []mockllm.Entry {
+	att := r.attempts()
+	if r.Scenario != nil && len(r.Scenario.Script) == 0 {
+		return att
+	}
+	for i, e := range att {
+		if e.Rule > 0 {
+			return att[i:]
+		}
+	}
+	return nil
+}
+
+// unmet is the evidence of a check whose fault no request met: "no
+// request overflowed the context (2 attempts, exit 1)".
+func (r Run) unmet(what string) string {
+	n := len(r.attempts())
+	return fmt.Sprintf("no request %s (%d %s, %s)", what, n, plural(n, "attempt"), r.ended())
+}
+
+// first is the index of the first attempt of att that is, or -1.
+func first(att []mockllm.Entry, is func(mockllm.Entry) bool) int {
+	for i, e := range att {
+		if is(e) {
+			return i
+		}
+	}
+	return -1
+}
+
 // ended says how the process ended, for evidence: "exit 1", "killed after
 // 120 s" or "still retrying after 120 s".
 func (r Run) ended() string {

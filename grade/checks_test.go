@@ -11,6 +11,7 @@ import (
 
 	"github.com/faultbench/faultbench/grade"
 	"github.com/faultbench/faultbench/internal/fakeclient"
+	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
 )
 
@@ -96,7 +97,50 @@ var _ = DescribeTable("each check, against a client that passes it and one that 
 		"good", "naive", "all to primary"),
 )
 
+var _ = Describe("a side request before the scenario's first", func() {
+	It("is not taken for the client's answer to the scenario's fault, and a models listing is counted as a stray", func() {
+		sc := pack("t-side", "permanent", "anthropic", `  - {times: 1, respond: {status: 400}}`)
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		runs, err := grade.Observe(ctx, []*scenario.Scenario{sc}, grade.Options{
+			Command: []string{os.Args[0]}, Env: append(os.Environ(), fakeclient.Env+"=side"), Timeout: 4 * time.Second,
+		})
+		Expect(err).NotTo(HaveOccurred())
+		f := grade.Judge(runs, bounds)[0]
+		Expect(f.Status).To(Equal(grade.Pass), f.Evidence)
+		Expect(f.Evidence).To(ContainSubstring("stopped after the 400 invalid_request"))
+		card := grade.NewCard([]string{"side"}, runs, bounds)
+		Expect(card.Runs[0].Attempts).To(Equal(2)) // the refused side request, then the turn
+		Expect(card.Runs[0].Strays).To(Equal(1))   // GET v1/models
+	})
+})
+
+// journal is a session's entries with these gaps after failures: every
+// request fails (529), answered by the script's rule 1.
+func journal(name string, gaps ...int64) grade.Run {
+	sc := &scenario.Scenario{Name: name, Grade: []string{"jitter"}, Script: []scenario.Rule{{Respond: scenario.Respond{Status: 529}}}}
+	es := []mockllm.Entry{{N: 1, Model: "primary", Status: 529, Kind: "overloaded", Rule: 1}}
+	for i, g := range gaps {
+		es = append(es, mockllm.Entry{N: i + 2, Model: "primary", Status: 529, Kind: "overloaded", Rule: 1, GapMS: g})
+	}
+	return grade.Run{Scenario: sc, Entries: es, Exit: 1}
+}
+
 var _ = Describe("the jitter check", func() {
+	It("fails an exact schedule that is the same in every run, and passes one that is not", func() {
+		exact := grade.Judge([]grade.Run{journal("a", 500, 1000, 2000), journal("b", 503, 1004, 2010)}, bounds)
+		for _, f := range exact {
+			Expect(f.Status).To(Equal(grade.Fail), f.Evidence)
+		}
+		random := grade.Judge([]grade.Run{journal("a", 430, 910), journal("b", 480, 760)}, bounds)
+		for _, f := range random {
+			Expect(f.Status).To(Equal(grade.Pass), f.Evidence)
+		}
+		within := grade.Judge([]grade.Run{journal("a", 400, 1000, 1500, 4000)}, bounds)
+		Expect(within[0].Status).To(Equal(grade.Pass), within[0].Evidence)
+		Expect(grade.Judge([]grade.Run{journal("a", 500)}, bounds)[0].Status).To(Equal(grade.NotReached))
+	})
+
 	It("passes a client whose waits are random, and fails one on an exact schedule", func() {
 		a := pack("t-jitter-a", "jitter", "anthropic", `  - {respond: {status: 529}}`)
 		b := pack("t-jitter-b", "jitter", "anthropic", `  - {respond: {status: 529}}`)

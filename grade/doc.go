@@ -12,7 +12,9 @@
 // Each Check is a small function over the runs of the scenarios that name
 // it, giving per scenario a Finding: pass, fail or not reached (the
 // scenario never led the client where the check looks), with its
-// evidence in words. Bounds holds the limits some checks judge against
+// evidence in words. A check judges from the first request a rule of the
+// script answered: a side request before it (a body the mock refused, a
+// models listing) is not the client's answer to the fault. Bounds holds the limits some checks judge against
 // (attempts and time under a persistent fault), with their defaults. Judge
 // applies every check; Ledger turns a run into a ledger.Result, so that
 // the client is one more column beside the built-in strategies in the

@@ -90,7 +90,7 @@ func Observe(ctx context.Context, scs []*scenario.Scenario, opts Options) ([]Run
 					p := runProcess(ctx, opts.Command, env, opts.Dir, timeout)
 					r.Elapsed = time.Since(started)
 					r.Exit, r.TimedOut, r.Output, r.Err = p.exit, p.timedOut, p.output, p.err
-					r.Entries = srv.Entries(sc.Name, Session)
+					r.Entries = append(srv.Entries(sc.Name, Session), strays(srv, sc.Name)...)
 				}
 				runs[i], done[i] = r, ctx.Err() == nil
 			}
@@ -116,6 +116,20 @@ feed:
 		return kept, fmt.Errorf("grade: %w", context.Cause(ctx))
 	}
 	return runs, nil
+}
+
+// strays are the requests of a scenario's grade session that reached no
+// session — a models listing, a token count, an unknown path, a 405 —
+// journalled with their route: the card counts them, no check judges
+// them.
+func strays(srv *mockllm.Server, name string) []mockllm.Entry {
+	var out []mockllm.Entry
+	for _, e := range srv.Journal() {
+		if e.Route != "" && e.Scenario == name && e.Session == Session {
+			out = append(out, e)
+		}
+	}
+	return out
 }
 
 // DummyKey is the API key a client is given when its environment has none.

@@ -1,17 +1,23 @@
 package grade
 
-import "fmt"
+import (
+	"fmt"
+
+	"github.com/faultbench/faultbench/mockllm"
+)
 
 // recovers judges a scenario whose fault passes: the client's last request
 // must get a complete answer, and the process must exit 0.
 func recovers(r Run, _ Bounds) (Status, string) {
-	att := r.attempts()
+	att := r.judged()
 	n := len(att)
 	switch {
-	case n == 0:
+	case len(r.attempts()) == 0:
 		return Fail, "the client sent no request (" + r.ended() + ")"
+	case n == 0:
+		return NotReached, r.unmet("met the scenario's fault")
 	case answered(att[0].Kind):
-		return NotReached, "the first answer was complete: the fault was not met"
+		return NotReached, "the script's first answer was complete: the fault was not met"
 	}
 	last := att[n-1]
 	switch {
@@ -34,16 +40,10 @@ func what(status int, kind string) string {
 // shrinks judges the request after a context overflow: it must ask for
 // fewer output tokens or send less input than the one refused.
 func shrinks(r Run, _ Bounds) (Status, string) {
-	att := r.attempts()
-	at := -1
-	for i, e := range att {
-		if e.Kind == "context_overflow" {
-			at = i
-			break
-		}
-	}
+	att := r.judged()
+	at := first(att, func(e mockllm.Entry) bool { return e.Kind == "context_overflow" })
 	if at < 0 {
-		return NotReached, fmt.Sprintf("no request overflowed the context (%d %s, %s)", len(att), plural(len(att), "attempt"), r.ended())
+		return NotReached, r.unmet("overflowed the context")
 	}
 	if at+1 == len(att) {
 		return Fail, "gave up after the overflow (" + r.ended() + ")"
@@ -68,13 +68,13 @@ func shrinks(r Run, _ Bounds) (Status, string) {
 // fallsBack judges a scenario whose primary model stays overloaded: the
 // client must ask another model, and get its answer there.
 func fallsBack(r Run, _ Bounds) (Status, string) {
-	att := r.attempts()
+	att := r.judged()
 	if len(att) == 0 {
-		return NotReached, "the client sent no request (" + r.ended() + ")"
+		return NotReached, r.unmet("met the overload")
 	}
 	primary := att[0].Model
 	if answered(att[0].Kind) {
-		return NotReached, "the first answer was complete: " + primary + " was not overloaded"
+		return NotReached, "the script's first answer was complete: " + primary + " was not overloaded"
 	}
 	for i, e := range att {
 		if e.Model == primary {

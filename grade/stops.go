@@ -3,6 +3,8 @@ package grade
 import (
 	"fmt"
 	"time"
+
+	"github.com/faultbench/faultbench/mockllm"
 )
 
 // answered says whether an attempt got a complete answer.
@@ -13,13 +15,13 @@ func answered(kind string) bool { return kind == "ok" }
 // may ask the same model again. Asking another model (a fallback after a
 // 404) is allowed.
 func noRetry(r Run, _ Bounds) (Status, string) {
-	att := r.attempts()
+	att := r.judged()
 	if len(att) == 0 {
-		return NotReached, "the client sent no request (" + r.ended() + ")"
+		return NotReached, r.unmet("met the scenario's refusal")
 	}
 	first := att[0]
 	if answered(first.Kind) {
-		return NotReached, "the first answer was complete: the refusal was not met"
+		return NotReached, "the script's first answer was complete: the refusal was not met"
 	}
 	again, resent, other := 0, 0, ""
 	for _, e := range att[1:] {
@@ -51,11 +53,11 @@ func noRetry(r Run, _ Bounds) (Status, string) {
 // (give up, or get its answer elsewhere) within the bounds' attempts and
 // time.
 func bounded(r Run, b Bounds) (Status, string) {
-	att := r.attempts()
+	att := r.judged()
 	n := len(att)
 	switch {
 	case n == 0:
-		return NotReached, "the client sent no request (" + r.ended() + ")"
+		return NotReached, r.unmet("met the scenario's fault")
 	case r.TimedOut:
 		return Fail, fmt.Sprintf("still retrying after %s: %d %s, gaps %s", seconds(r.Timeout), n, plural(n, "attempt"), gapList(failureGaps(r)))
 	case n > b.attempts():
@@ -71,16 +73,10 @@ func bounded(r Run, b Bounds) (Status, string) {
 // timesOut judges a scenario whose request hangs: the client must give up
 // on it, by retrying or by stopping, within the bounds' time.
 func timesOut(r Run, b Bounds) (Status, string) {
-	att := r.attempts()
-	hung := -1
-	for i, e := range att {
-		if e.Fault == "hang" {
-			hung = i
-			break
-		}
-	}
+	att := r.judged()
+	hung := first(att, func(e mockllm.Entry) bool { return e.Fault == "hang" })
 	if hung < 0 {
-		return NotReached, fmt.Sprintf("no request hung (%d %s, %s)", len(att), plural(len(att), "attempt"), r.ended())
+		return NotReached, r.unmet("hung")
 	}
 	h := att[hung]
 	var waited time.Duration

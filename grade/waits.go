@@ -6,12 +6,12 @@ import (
 	"strings"
 )
 
-// failureGaps are the gaps before each attempt that followed a failed one:
-// the client's waits, as the mock measured them between the requests'
-// arrivals (an error answers in a loopback round trip, so the gap is the
-// wait and little else).
+// failureGaps are the gaps before each judged attempt that followed a
+// failed one: the client's waits, as the mock measured them between the
+// requests' arrivals (an error answers in a loopback round trip, so the
+// gap is the wait and little else).
 func failureGaps(r Run) []int64 {
-	att := r.attempts()
+	att := r.judged()
 	var out []int64
 	for i := 1; i < len(att); i++ {
 		if att[i-1].Kind != "ok" {
@@ -41,7 +41,7 @@ func gapList(gaps []int64) string {
 // retry-after or retry-after-ms): the next request must come at least that
 // long after, and at most twice that and a second.
 func honoursWait(r Run, _ Bounds) (Status, string) {
-	att := r.attempts()
+	att := r.judged()
 	var seen []string
 	for i := 0; i+1 < len(att); i++ {
 		e, next := att[i], att[i+1]
@@ -58,7 +58,7 @@ func honoursWait(r Run, _ Bounds) (Status, string) {
 		seen = append(seen, fmt.Sprintf("%s for %s", seconds(ms(gap)), seconds(ms(asked))))
 	}
 	if len(seen) == 0 {
-		return NotReached, fmt.Sprintf("no request followed an answer that asked for a wait (%d %s, %s)", len(att), plural(len(att), "attempt"), r.ended())
+		return NotReached, r.unmet("followed an answer that asked for a wait")
 	}
 	return Pass, "waited " + strings.Join(seen, ", ")
 }

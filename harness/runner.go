@@ -49,6 +49,11 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 	if err := opts.Shard.validate(); err != nil {
 		return report, fmt.Errorf("harness: %w", err)
 	}
+	for _, sc := range scenarios {
+		if sc.MockOnly() {
+			return report, fmt.Errorf("harness: scenario %q is mock-only (it has no turn): there is nothing to run; serve it", sc.Name)
+		}
+	}
 	jobs := grid(scenarios, strategies, opts.Shard)
 	if len(jobs) == 0 {
 		return report, nil

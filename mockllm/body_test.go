@@ -5,8 +5,6 @@ import (
 	"runtime"
 	"strings"
 	"testing"
-
-	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
 // A body that declares 32 MB and sends a few bytes must cost what it sent,
@@ -17,8 +15,8 @@ func TestDecodeBodyAllocatesWhatArrives(t *testing.T) {
 	r.ContentLength = declared
 	var before, after runtime.MemStats
 	runtime.ReadMemStats(&before)
-	var q wire.Request
-	_ = decodeBody(httptest.NewRecorder(), r, &q, anthropicWire)
+	var in incoming
+	_ = decodeBody(httptest.NewRecorder(), r, &in, anthropicWire)
 	runtime.ReadMemStats(&after)
 	if got := after.TotalAlloc - before.TotalAlloc; got > declared/4 {
 		t.Fatalf("decoding a 13-byte body that declared %d bytes allocated %d bytes", declared, got)

@@ -14,7 +14,7 @@ import (
 // bad body is a 400 and an unknown model a 404, worded as for
 // v1/messages. Counting is no attempt: it runs no script and takes no
 // number in the session, and is journalled with its route.
-func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wire, sc *served, name, sessName string) {
+func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wire, sc *served, name, sessName string, rt wire.Route) {
 	if r.Method != http.MethodPost {
 		w.Header()["Allow"] = []string{http.MethodPost}
 		s.stray(w, r, wire.MethodNotAllowed(r.Method), api, name, sessName)
@@ -24,8 +24,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 		s.stray(w, r, e, api, name, sessName)
 		return
 	}
-	q := wire.Request{CountOnly: true}
-	if e := decodeBody(w, r, &q, api); e != nil {
+	in := incoming{req: wire.Request{CountOnly: true, Model: rt.Model, HasModel: rt.Model != ""}}
+	q := &in.req
+	if e := decodeBody(w, r, &in, api); e != nil {
 		s.stray(w, r, e, api, name, sessName)
 		return
 	}
@@ -36,12 +37,16 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 	id := s.rejectID(r.URL.Path)
 	n := q.InputTokens()
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
-		Scenario: name, Session: sessName, Route: r.URL.Path, Status: http.StatusOK, Kind: kindOK,
+		Scenario: name, Session: sessName, Route: r.URL.Path, Method: r.Method, Status: http.StatusOK, Kind: kindOK,
 		Model: clipStray(q.Model), InputTokens: n, RequestID: id, Wire: api.Spec().Name,
 		Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)), RetryCount: retryCount(r.Header),
 	}})
 	h := w.Header()
 	h["Content-Type"] = jsonContentType
 	h["Request-Id"] = []string{id}
+	if rw, ok := api.(wire.Router); ok {
+		_, _ = w.Write(rw.CountBody(nil, n))
+		return
+	}
 	_, _ = w.Write([]byte(`{"input_tokens":` + strconv.Itoa(n) + "}"))
 }

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
 
@@ -19,7 +20,12 @@ const maxBodyBytes = 32 << 20
 // in place in one pass, checking its syntax and measuring texts without
 // making strings of them, so a 400 KB conversation is neither copied again
 // nor kept.
-func decodeBody(w http.ResponseWriter, r *http.Request, q *wire.Request, api wire.Wire) *wire.Error {
+//
+// It fingerprints what it read (resend.go) into in, and when the wire
+// refuses the body for one of its fields, salvages what the body still
+// says for the journal.
+func decodeBody(w http.ResponseWriter, r *http.Request, in *incoming, api wire.Wire) *wire.Error {
+	q := &in.req
 	if r.ContentLength > maxBodyBytes {
 		return api.BodyError(&http.MaxBytesError{Limit: maxBodyBytes})
 	}
@@ -51,10 +57,66 @@ func decodeBody(w http.ResponseWriter, r *http.Request, q *wire.Request, api wir
 	if r.ContentLength > 0 {
 		buf.Grow(int(min(r.ContentLength, maxUpfrontGrow)))
 	}
-	if _, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes)); err != nil {
+	_, err := buf.ReadFrom(http.MaxBytesReader(w, r.Body, maxBodyBytes))
+	in.fingerprint, in.hasBody = fingerprint(buf.Bytes())
+	if err != nil {
 		return api.BodyError(err)
 	}
-	return api.Decode(buf.Bytes(), q)
+	pathModel, pathStream := q.Model, q.Stream // a Router's path names them (Gemini)
+	if err := api.Decode(buf.Bytes(), q); err != nil {
+		switch {
+		case q.Model != "":
+		case pathModel != "":
+			q.Model, q.Stream = pathModel, pathStream
+		default:
+			salvage(buf.Bytes(), q)
+		}
+		return err
+	}
+	return nil
+}
+
+// salvage is what a body refused for one of its fields still says, for
+// the journal: its model, its output budget (max_tokens, OpenAI's
+// max_completion_tokens, the Responses API's max_output_tokens) and
+// whether it asked for a stream. Only the top level is read, and a field
+// of the wrong type is left zero, as is everything else; a body that is
+// not a JSON object says nothing.
+func salvage(b []byte, q *wire.Request) {
+	s := jsonscan.New(b)
+	if s.Peek() != '{' {
+		return
+	}
+	var model []byte
+	var maxTokens int
+	var stream bool
+	s.Enter()
+	for s.More() {
+		switch string(s.Key()) {
+		case "model":
+			model, _ = s.StringValue()
+		case "max_tokens", "max_completion_tokens", "max_output_tokens":
+			if c := s.Peek(); c != '-' && (c < '0' || c > '9') {
+				s.Skip()
+				break
+			}
+			if n, ok := jsonscan.Integer(s.Literal()); ok && n >= 0 && maxTokens == 0 {
+				maxTokens = n
+			}
+		case "stream":
+			if c := s.Peek(); c != 't' && c != 'f' {
+				s.Skip()
+				break
+			}
+			stream = string(s.Literal()) == "true"
+		default:
+			s.Skip()
+		}
+	}
+	if s.Bad() {
+		return
+	}
+	q.Model, q.MaxTokens, q.Stream = clipEntry(string(model)), maxTokens, stream
 }
 
 // bodies recycles request buffers; maxPooledBody keeps a rare huge body

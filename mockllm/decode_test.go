@@ -62,10 +62,11 @@ var _ = Describe("reading a request", func() {
 		Entry("stream a string", `{"model":"sonnet","max_tokens":10,"stream":"yes","messages":[]}`, "stream: Input should be a valid boolean"),
 	)
 
-	It("journals a body it could not decode without a model", func() {
+	It("journals a body refused for a field with the model and max_tokens it named, and no input", func() {
 		to("s").send(srv, `{"model":"sonnet","max_tokens":10,"messages":5}`)
 		e := srv.Entries(scName, "s")[0]
-		Expect(e.Model).To(BeEmpty())
+		Expect(e.Model).To(Equal("sonnet"))
+		Expect(e.MaxTokens).To(Equal(10))
 		Expect(e.InputTokens).To(BeZero())
 		Expect(e.Status).To(Equal(400))
 	})

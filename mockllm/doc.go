@@ -1,5 +1,6 @@
-// Package mockllm is a deterministic mock of the Anthropic Messages API and
-// of OpenAI's Chat Completions and Responses API, JSON and streamed, that replays a
+// Package mockllm is a deterministic mock of the Anthropic Messages API,
+// of OpenAI's Chat Completions and Responses API and of the Gemini API's
+// generateContent, JSON and streamed, that replays a
 // scenario's fault script over real HTTP, so that a recovery engine, an
 // official SDK or any client can be run against 429 bursts, 529s, context
 // overflow, truncation, resets, hangs and broken streams without a real
@@ -9,9 +10,11 @@
 //
 // A Server serves each scenario at POST /<scenario>/v1/messages (Anthropic;
 // and v1/messages/count_tokens), POST /<scenario>/v1/chat/completions
-// (OpenAI Chat Completions) and POST /<scenario>/v1/responses (OpenAI's
-// Responses API; an OpenAI SDK's base URL is <base>v1/); one script
-// answers all three. docs/wire.md describes each wire, the request rules
+// (OpenAI Chat Completions), POST /<scenario>/v1/responses (OpenAI's
+// Responses API; an OpenAI SDK's base URL is <base>v1/) and POST
+// /<scenario>/v1beta/models/{model}:generateContent (Gemini; and
+// :streamGenerateContent?alt=sse, :countTokens; the key in x-goog-api-key
+// or ?key=); one script answers all four. docs/wire.md describes each wire, the request rules
 // the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
@@ -83,7 +86,10 @@
 //     quota, billing or credit). A 529 carries x-should-retry: true on the
 //     Anthropic wire unless the rule sets it, and its status line reads
 //     "529 Overloaded"; on OpenAI's wires an overload is a 503
-//     server_error. OpenAI answers carry
+//     server_error; on Gemini's, 503 UNAVAILABLE. Gemini's envelope is
+//     {"error":{"code","message","status","details"}}, a 429 there is
+//     RESOURCE_EXHAUSTED with QuotaFailure, Help and RetryInfo details
+//     (the wait in retryDelay, never in retry-after). OpenAI answers carry
 //     x-ratelimit-{limit,remaining,reset}-{requests,tokens}. A 429 states
 //     one wait (ratelimit.go): what its rule's headers ask, else the time
 //     left in its window, else 1 s; a rate-limit 429 carries it in
@@ -101,12 +107,13 @@
 // routes by the wire's Spec().Path, runs the same script, quotas, faults
 // and journal for all, and lets the wire speak. Anthropic's Messages API
 // is internal/wire/anthropic, Chat Completions internal/wire/chat, the
-// Responses API internal/wire/responses; internal/wire/openai is what the
+// Responses API internal/wire/responses, the Gemini API
+// internal/wire/gemini; internal/wire/openai is what the
 // two OpenAI wires share (the error envelope and wording, the headers,
 // the readers of model, stream, max tokens and content parts), by
 // embedding openai.Base.
 //
-// To add a wire (say Gemini's generateContent): make a folder
+// To add a wire (say Bedrock's Converse): make a folder
 // internal/wire/NAME with a type that implements wire.Wire (var _
 // wire.Wire = Wire{} beside it): Spec gives its journal name, its route
 // under a scenario's base URL, the path segments after v1/ it owns (for
@@ -118,7 +125,11 @@
 // add its value to the list in wires.go. Nothing else changes: no other
 // wire, no switch in the server. A wire with a second endpoint that
 // answers without the script implements wire.Counter, as Anthropic's
-// count_tokens does. The scenario's error types are Anthropic's words
+// count_tokens does. A wire whose path carries the request's parameters
+// (Gemini's model and method) implements wire.Router: its Route reads
+// the path and query, and the server asks it before the fixed paths; a
+// wire whose errors state their wait in the body (Gemini's RetryInfo)
+// sets Spec.WaitInBody and Error.Wait, and gets no retry-after header. The scenario's error types are Anthropic's words
 // (overloaded_error, rate_limit_error); a wire maps them in Scripted.
 //
 // # Quotas, capacity and speed
@@ -185,10 +196,15 @@
 // # The journal
 //
 // Every request is journaled as an Entry when it is taken (one that
-// reached no session, or count_tokens, with its Route; a body the session
-// sent before with its Resend): what the client sent (API, model,
-// max_tokens, input tokens, stream, the retry count header of the
-// official SDKs), what it got (status, kind, fault, output tokens), the
+// reached no session — an unknown path, another method than POST, a
+// models listing, count_tokens — with its Route and Method, using up no
+// request number; a body holding the same JSON as one the session sent
+// before, whatever its keys' order, with its Resend): what the client sent
+// (API, model, max_tokens, input tokens, stream, the retry count header
+// of the official SDKs; a body refused for a field keeps the model,
+// max_tokens and stream it named), what it got (status, kind, fault,
+// output tokens, the error's type and message, the script rule that
+// answered), the
 // gap since the session's previous request, the wait an error asked for
 // and whether the next request honoured it. Status is what the client saw:
 // 0 when no header came (reset, hang, garbage, or a delay that outlasts a

@@ -157,7 +157,16 @@ var _ = Describe("routing", func() {
 		Expect(w.Code).To(Equal(http.StatusMethodNotAllowed))
 		Expect(w.Header().Get("Allow")).To(Equal("POST"))
 		Expect(errorOf(w).Error.Type).To(Equal("invalid_request_error"))
-		Expect(srv.Entries(scName, "default")).To(HaveLen(1))
+		// Journalled with its route and method, it uses up no request
+		// number: the next POST is the session's first.
+		Expect(srv.Entries(scName, "default")).To(BeEmpty())
+		stray := srv.Journal()[0]
+		Expect(stray.Route).To(Equal("/sc/v1/messages"))
+		Expect(stray.Method).To(Equal(http.MethodGet))
+		Expect(stray.Scenario).To(Equal(scName))
+		Expect(stray.Status).To(Equal(http.StatusMethodNotAllowed))
+		to("default").send(srv, ask("sonnet", 100, 10))
+		Expect(srv.Entries(scName, "default")[0].N).To(Equal(1))
 	})
 })
 

@@ -16,6 +16,9 @@ import (
 // testdata/fuzz; run a target with
 //
 //	go test -run '^$' -fuzz FuzzDecodeAnthropic ./mockllm/
+//
+// (FuzzDecodeResponses and FuzzDecodeGemini check what a decoder accepts
+// against properties rather than a reference reading.)
 
 func FuzzDecodeAnthropic(f *testing.F) {
 	for _, s := range anthropicSeeds {
@@ -68,6 +71,54 @@ func FuzzDecodeResponses(f *testing.F) {
 		}
 		if q.Model == "" || q.InputTokens() < q.SystemTokens || q.InputTokens() < 0 {
 			t.Fatalf("accepted %q as %+v", body, q)
+		}
+	})
+}
+
+var geminiSeeds = []string{
+	`{"contents":[{"role":"user","parts":[{"text":"hi"}]}],"generationConfig":{"maxOutputTokens":100}}`,
+	`{"contents":[{"role":"user","parts":[{"text":"hi"}]},{"role":"model","parts":[{"functionCall":{"id":"c","name":"ls","args":{"d":"."}}}]},` +
+		`{"role":"user","parts":[{"functionResponse":{"id":"c","name":"ls","response":{"output":"a.go"}}}]}],` +
+		`"systemInstruction":{"parts":[{"text":"Be brief."}]},"tools":[{"functionDeclarations":[{"name":"ls","description":"list","parameters":{"type":"object"}}]}]}`,
+	`{"contents":[]}`,
+	`{"contents":[{"role":"system","parts":[{"text":"x"}]}]}`,
+	`{"contents":[{"parts":[]}]}`,
+	`{"generation_config":{"max_output_tokens":"ten"},"contents":[{"parts":[{"text":"\u00e9\"\\"}]}]}`,
+	`{"contents":[{"parts":[{"text":"a"}]}],"contents":[{"parts":[{"text":"bb"}]}]}`,
+	`[1,2]`, `{`, ``,
+}
+
+// FuzzDecodeGemini holds the Gemini decoder to its refusals: whatever it
+// refuses gets a well-formed error; whatever it accepts is JSON that
+// encoding/json reads, with at least one content, and a count of input
+// no larger than the body (every token is four bytes of some text in
+// it) and never negative; the model and stream the route gave are kept.
+// It may not panic.
+func FuzzDecodeGemini(f *testing.F) {
+	for _, s := range geminiSeeds {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, body []byte) {
+		q := wire.Request{Model: "m", HasModel: true, Stream: true}
+		if e := geminiWire.Decode(body, &q); e != nil {
+			checkRefusal(t, e, geminiWire)
+			return
+		}
+		if !json.Valid(body) {
+			t.Fatalf("decoder took a body that is not JSON: %q", body)
+		}
+		if q.Messages == 0 {
+			t.Fatalf("decoder took a body with no contents: %q", body)
+		}
+		if n := q.InputTokens(); n < 0 || n > len(body) {
+			t.Fatalf("decoder counted %d input tokens in %d bytes: %q", n, len(body), body)
+		}
+		if q.Model != "m" || !q.HasModel || !q.Stream {
+			t.Fatalf("decoder lost the route's model or stream: %+v", q)
+		}
+		again := wire.Request{Model: "m", HasModel: true, Stream: true}
+		if e := geminiWire.Decode(body, &again); e != nil || again.InputTokens() != q.InputTokens() {
+			t.Fatalf("decoded twice, %d then %d tokens (%v): %q", q.InputTokens(), again.InputTokens(), e, body)
 		}
 	})
 }

@@ -30,7 +30,7 @@ type Entry struct {
 	// counting every one of them, rejected or not (0 when the purpose
 	// header was not one the mock knows).
 	Attempt   int    `json:"attempt"`
-	Model     string `json:"model"` // "" when the body could not be decoded
+	Model     string `json:"model"` // "" when the body is not JSON
 	MaxTokens int    `json:"max_tokens"`
 	// InputTokens is the request's input under the token rule; 0 when the
 	// body could not be decoded.
@@ -65,9 +65,23 @@ type Entry struct {
 	// scenario or route, or a session refused), journalled with the
 	// status it got; empty for the rest.
 	Route string `json:"route,omitempty"`
-	// Resend is, for a request whose body is byte for byte one its session
-	// sent before, the N of the latest such request: a retry, known without
-	// the SDKs' retry-count header.
+	// Method is the HTTP method of a request journalled with its Route
+	// (a GET of v1/models, a 405, an unknown path); empty for the rest,
+	// which are POSTs.
+	Method string `json:"method,omitempty"`
+	// Rule is the script rule that answered, from 1 (script[0] is rule
+	// 1); 0 when none did: the mock's own checks refused the request, or
+	// no rule matched.
+	Rule int `json:"rule,omitempty"`
+	// ErrorType and ErrorMessage are the error the mock answered with, as
+	// its envelope wrote them (at most 256 bytes of the message): the
+	// status's error, or the one a stream ended with; empty for an answer.
+	ErrorType    string `json:"error_type,omitempty"`
+	ErrorMessage string `json:"error_message,omitempty"`
+	// Resend is, for a request whose body is one its session sent before
+	// (the same JSON, whatever its keys' order and whitespace), the N of
+	// the latest such request: a retry, known without the SDKs'
+	// retry-count header.
 	Resend int `json:"resend,omitempty"`
 }
 

@@ -47,7 +47,9 @@ var _ = Describe("the journal", func() {
 			Model: "sonnet", MaxTokens: 30, InputTokens: 120, OutputTokens: 0,
 			Status: 429, Kind: "rate_limit", RetryCount: &zero, RequestID: w.Header().Get("request-id"),
 			Wire: "anthropic", RetryAfterMS: &twoSeconds,
+			ErrorType: "rate_limit_error", ErrorMessage: es[0].ErrorMessage, Rule: 1,
 		}))
+		Expect(es[0].ErrorMessage).To(ContainSubstring("rate limit"))
 		Expect(es[1]).To(MatchFields(IgnoreExtras, Fields{
 			"N": Equal(2), "TimeMS": Equal(int64(2500)), "GapMS": Equal(int64(2500)), "HonoredRetryAfter": PointTo(BeTrue()),
 			"Purpose": Equal("turn"), "Attempt": Equal(2),

@@ -26,6 +26,8 @@ type reply struct {
 	// lag and gen are the model's speed (speed.go): the wait for the
 	// first token, then the generation of the rest.
 	lag, gen time.Duration
+	// rule is the script rule that answered, from 1 (0: none did).
+	rule int
 }
 
 // status is the HTTP status the client sees: 0 when the fault sends none.
@@ -38,6 +40,18 @@ func (r *reply) status() int {
 		return r.Err.Status
 	}
 	return http.StatusOK
+}
+
+// answeredError is the error the client was answered with: the
+// status's, else the one its stream ends with (nil: none).
+func (r *reply) answeredError() *wire.Error {
+	if r.Err != nil {
+		return r.Err
+	}
+	if r.fault.Kind == scenario.FaultError {
+		return r.Failure
+	}
+	return nil
 }
 
 // kind labels what the client got, for the journal.
@@ -177,14 +191,15 @@ func (r *reply) setHeaders(h http.Header, streaming bool) {
 		h["Content-Type"] = jsonContentType
 	}
 	r.api.Headers(h, &r.Reply)
-	if r.retryAfter != "" {
+	if r.retryAfter != "" && !r.api.Spec().WaitInBody {
 		h["Retry-After"] = []string{r.retryAfter}
 	}
 	setRuleHeaders(h, r.headers)
 }
 
 // askedWait is the wait the reply's headers ask for: the rule's
-// retry-after-ms or retry-after, or the retry-after the mock added.
+// retry-after-ms or retry-after, or the retry-after the mock added (on a
+// wire whose wait is in the body, the wait the body states).
 func (r *reply) askedWait(now time.Time) (time.Duration, bool) {
 	if r.retryAfter != "" {
 		return retryAfterOf(map[string]string{"retry-after": r.retryAfter}, now)

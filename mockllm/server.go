@@ -247,8 +247,10 @@ func (s *Server) session(sc *served, name, session string) *session {
 // ServeHTTP routes a POST to a wire's route under /<scenario> (Anthropic's
 // v1/messages, OpenAI's v1/chat/completions and v1/responses) to the
 // scenario's session named by SessionHeader, and /_faultbench/ to the journal and reset. Any other
-// path, or an unknown scenario, is a 404 in the wire's error shape;
-// another method on an API path is a 405.
+// path, or an unknown scenario, is a 404 in the error shape of the
+// request's wire; another method on an API path is a 405; GET
+// <base>v1/models lists the scenario's models (routes.go). These are
+// journalled as strays, with their route and method.
 func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	if strings.HasPrefix(r.URL.Path, adminPrefix) {
 		s.admin(w, r)
@@ -259,19 +261,37 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		r.URL.Path, sessName = routed, sess
 	}
 	if name, api, ok := s.countRoute(r.URL.Path); ok && s.lookup(name) != nil && len(sessName) <= maxSessionName {
-		s.countTokens(w, r, api, s.lookup(name), name, sessName)
+		s.countTokens(w, r, api, s.lookup(name), name, sessName, wire.Route{})
 		return
 	}
-	name, wr, ok := s.route(r.URL.Path)
+	if name, ok := modelsRoute(r.URL.Path); ok && r.Method == http.MethodGet && s.lookup(name) != nil {
+		s.listModels(w, r, s.lookup(name), name, sessName) // routes.go
+		return
+	}
+	name, wr, rt, ok := s.route(r.URL.Path, r.URL.RawQuery)
+	if rt.Key != "" && r.Header.Get(rt.KeyHeader) == "" {
+		r.Header.Set(rt.KeyHeader, rt.Key) // ?key= is the key in the query
+	}
+	if ok && rt.Count && s.lookup(name) != nil && len(sessName) <= maxSessionName {
+		s.countTokens(w, r, wr, s.lookup(name), name, sessName, rt)
+		return
+	}
 	var sc *served
 	if ok {
 		sc = s.lookup(name)
 	}
 	if sc == nil {
-		if !ok {
-			wr = s.wireOfPath(r.URL.Path)
+		if !ok { // routes.go: the scenario the path names, the wire the request is of
+			wr = s.wireOfRequest(r)
+			s.stray(w, r, wr.NotFound(r.Method, r.URL.Path, "", false), wr, s.strayScenario(r.URL.Path), sessName)
+			return
 		}
 		s.stray(w, r, wr.NotFound(r.Method, r.URL.Path, clipEntry(name), ok), wr, name, sessName)
+		return
+	}
+	if r.Method != http.MethodPost { // journalled as a stray: it uses up no request number
+		w.Header()["Allow"] = []string{http.MethodPost}
+		s.stray(w, r, wire.MethodNotAllowed(r.Method), wr, name, sessName)
 		return
 	}
 	if len(sessName) > maxSessionName {
@@ -283,28 +303,19 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
 	read := false // the body was read to its end
 	switch {
-	case r.Method != http.MethodPost:
-		w.Header()["Allow"] = []string{http.MethodPost}
-		in.rejected = wire.MethodNotAllowed(r.Method)
 	case purposeIndex(in.purpose) < 0:
 		in.rejected = wire.InvalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
 	case wr.Check(r.Header) != nil:
 		in.rejected = wr.Check(r.Header)
 	default:
+		// A Router's path names the model and whether it streams.
+		in.req.Model, in.req.HasModel, in.req.Stream = rt.Model, rt.Model != "", rt.Stream
 		in.req.KeepLast = sc.contains
 		in.req.Cache.On = sc.quota.cache != nil
 		if sess != nil {
 			in.req.Mem = &sess.mem
 		}
-		var hb *hashingBody
-		if r.Body != nil {
-			hb = newHashingBody(r.Body)
-			r.Body = hb
-		}
-		in.rejected = decodeBody(w, r, &in.req, wr)
-		if hb != nil {
-			in.fingerprint, in.hasBody = hb.fingerprint()
-		}
+		in.rejected = decodeBody(w, r, &in, wr)
 		read = r.ContentLength <= maxBodyBytes
 	}
 	if !read {

@@ -181,6 +181,10 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		RequestID:   rp.RequestID,
 		Wire:        in.api.Spec().Name,
 		Stream:      in.req.Stream,
+		Rule:        rp.rule,
+	}
+	if err := rp.answeredError(); err != nil {
+		e.ErrorType, e.ErrorMessage = err.Type, clipEntry(err.Message)
 	}
 	if in.hasBody {
 		e.Resend = s.recent.resend(in.fingerprint, s.n)
@@ -254,6 +258,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		return
 	}
 	s.uses[i]++
+	rp.rule = i + 1
 	r := &sc.Script[i].Respond
 	rp.headers = rebase(r.Headers, s.start)
 	switch {
@@ -268,7 +273,8 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
 		if r.Fault.Kind == scenario.FaultError {
-			failure := rp.api.Scripted(wire.Scripted{Status: statusOfType(r.Type), Type: r.Type, Msg: r.Message, Model: q.Model, RequestID: rp.RequestID})
+			failure := rp.api.Scripted(wire.Scripted{Status: statusOfType(r.Type), Type: r.Type, Msg: r.Message, Model: q.Model, RequestID: rp.RequestID,
+				Quota: r.Quota, RetryDelay: r.RetryDelay.D()})
 			if !q.Stream {
 				// No stream to fail in: the error comes as its status.
 				rp.Err = failure
@@ -297,7 +303,8 @@ func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, no
 // left in the rule's window (when.before), else 1 s. A rate-limit 429
 // carries that wait in retry-after unless the rule sets retry-after or
 // retry-after-ms itself (an empty value removes it); OpenAI's message and
-// reset headers state the same wait.
+// reset headers state the same wait. On a wire whose body states its own
+// wait (Gemini's RetryInfo), that wait is the one asked, and journalled.
 func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
 	wait, asked := ruleWait(rp.headers, now)
@@ -307,9 +314,15 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t 
 			wait = b - t
 		}
 	}
+	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: model, Wait: wait, RequestID: rp.RequestID,
+		Quota: r.Quota, RetryDelay: r.RetryDelay.D()})
+	if rp.Err.Wait > 0 && !asked {
+		// The body states its own wait (Gemini's RetryInfo: a rule's
+		// retry_delay, a day for a per-day quota): that is the wait asked.
+		wait = rp.Err.Wait
+	}
 	rp.Wait = wait
-	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: model, Wait: wait, RequestID: rp.RequestID})
-	if rp.Err.Kind == wire.KindRateLimit && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
+	if (rp.Err.Kind == wire.KindRateLimit || rp.Err.Wait > 0) && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
 		rp.retryAfter = retryAfterSeconds(wait)
 	}
 }

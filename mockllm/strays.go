@@ -54,7 +54,8 @@ func clipStray(s string) string { return strings.Clone(clipEntry(s)) }
 func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *wire.Error, api wire.Wire, scenario, session string) {
 	id := s.rejectID(r.URL.Path)
 	s.strays.add(record{seq: s.seq.Add(1), Entry: Entry{
-		Scenario: clipStray(scenario), Session: clipStray(session), Route: clipStray(r.URL.Path), Status: e.Status, Kind: e.Kind,
+		Scenario: clipStray(scenario), Session: clipStray(session), Route: clipStray(r.URL.Path), Method: clipStray(r.Method),
+		Status: e.Status, Kind: e.Kind, ErrorType: e.Type, ErrorMessage: clipStray(e.Message),
 		RequestID: id, Wire: api.Spec().Name, RetryCount: retryCount(r.Header), Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)),
 	}})
 	hangUpUnread(w, r)

@@ -7,6 +7,7 @@ import (
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/anthropic"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/chat"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/gemini"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/responses"
 )
 
@@ -15,6 +16,7 @@ var (
 	anthropicWire wire.Wire = anthropic.Wire{}
 	openaiWire    wire.Wire = chat.Wire{}
 	responsesWire wire.Wire = responses.Wire{}
+	geminiWire    wire.Wire = gemini.Wire{}
 )
 
 // name is a wire's name, for a test's message.

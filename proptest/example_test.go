@@ -10,19 +10,13 @@ import (
 	"github.com/faultbench/faultbench/recovery"
 )
 
-// mine is a user's own strategy, as the README's quickstart writes it:
-// classify with more patience.
+// mine is a user's own strategy, as the README's quickstart
+// (quickstart_test.go) writes it: classify with more patience.
 func mine() recovery.Strategy {
 	s := recovery.Classifying()
 	s.Name = "mine"
 	s.Attempts = 8
 	return s
-}
-
-// TestMyStrategy is what a user writes to gate their CI: the default
-// suite at once, each property a subtest.
-func TestMyStrategy(t *testing.T) {
-	proptest.Check(t, mine())
 }
 
 // TestMyStrategyNeverSleepsAfterTheLastAttempt picks one property.

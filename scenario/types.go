@@ -78,6 +78,19 @@ type Turn struct {
 	Wire string `yaml:"wire"`
 }
 
+// IsZero reports whether the turn says nothing: the scenario has no
+// turn section.
+func (t Turn) IsZero() bool {
+	return t.Model == "" && len(t.Fallback) == 0 && t.MaxTokens == 0 && t.SystemTokens == 0 && len(t.Messages) == 0 &&
+		t.AnswerTokens == 0 && !t.Stream && !t.Background && !t.AuthRefresh && t.Wire == ""
+}
+
+// MockOnly reports whether the scenario has no turn: a script for the
+// mock alone, to serve a client of your own (faultbench serve, grade,
+// mockllm/mocktest). The harness has nothing to send in it, so run and
+// explore skip it; a complete answer is 1000 tokens long.
+func (s *Scenario) MockOnly() bool { return s.Turn.IsZero() }
+
 // The wires a turn can be sent by.
 const (
 	WireAnthropic       = "anthropic"

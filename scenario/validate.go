@@ -222,6 +222,12 @@ func (v *validator) aliases(s *Scenario) {
 
 func (v *validator) turn(s *Scenario) {
 	t := s.Turn
+	if s.MockOnly() {
+		if w := s.Workload; !w.IsZero() || w.Concurrency != 0 || w.Start != (Start{}) || w.Background != 0 {
+			v.errorf("workload", "a fleet sends copies of the turn: add a turn section")
+		}
+		return
+	}
 	if t.Model == "" {
 		v.errorf("turn.model", "required: the model the turn asks for")
 	} else {

@@ -93,6 +93,29 @@ func loadScenarios(stderr io.Writer, args []string) (scs []*scenario.Scenario, b
 	return scs, false, nil
 }
 
+// runnable leaves out the mock-only scenarios (those without a turn),
+// naming them on stderr: they are for serve and grade, and run has nothing
+// to send in them. None left is a usage error.
+func runnable(stderr io.Writer, scs []*scenario.Scenario) ([]*scenario.Scenario, error) {
+	var keep []*scenario.Scenario
+	var skipped []string
+	for _, sc := range scs {
+		if sc.MockOnly() {
+			skipped = append(skipped, sc.Path)
+			continue
+		}
+		keep = append(keep, sc)
+	}
+	if len(skipped) == 0 {
+		return scs, nil
+	}
+	if len(keep) == 0 {
+		return nil, bad(fmt.Errorf("%s: mock-only (no turn section): nothing to run; serve it with faultbench serve", strings.Join(skipped, ", ")))
+	}
+	fmt.Fprintf(stderr, "faultbench: skipping %d mock-only scenario(s) with no turn to run (serve them): %s\n", len(skipped), strings.Join(skipped, ", "))
+	return keep, nil
+}
+
 func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []string) error {
 	if err := f.output.validate(); err != nil {
 		return err
@@ -124,6 +147,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 	}
 	scs, builtIn, err := loadScenarios(stderr, args)
 	if err != nil {
+		return err
+	}
+	if scs, err = runnable(stderr, scs); err != nil {
 		return err
 	}
 	if err := checkBudgetNames(stderr, scs, builtIn, strategies); err != nil {

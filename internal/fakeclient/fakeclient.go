@@ -27,6 +27,9 @@ const Env = "FAULTBENCH_FAKE_CLIENT"
 //   - naive: retries every failure at once, 12 times, the same request,
 //     with no deadline.
 //   - once: one request.
+//   - side: first lists the models (GET v1/models) and sends a side
+//     request the mock refuses for one of its fields, as Claude Code
+//     sends one; then good.
 func Run(policy string) int {
 	env := os.Getenv
 	openai := env("FAULTBENCH_WIRE") == "openai"
@@ -38,6 +41,10 @@ func Run(policy string) int {
 	maxTokens := 4096
 	attempts, overloads := 6, 0
 	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{Proxy: nil}}
+	if policy == "side" {
+		side(client, url, model)
+		policy = "good"
+	}
 	switch policy {
 	case "naive":
 		attempts, client.Timeout = 12, 0
@@ -89,4 +96,19 @@ func Run(policy string) int {
 	}
 	fmt.Fprintln(os.Stderr, "gave up")
 	return 1
+}
+
+// side sends what a client may send beside its turn: a models listing,
+// and a request the mock refuses for its body (messages not a list).
+func side(client *http.Client, url, model string) {
+	if resp, err := client.Get(strings.TrimSuffix(url, "/messages") + "/models"); err == nil {
+		resp.Body.Close()
+	}
+	body, _ := json.Marshal(map[string]any{"model": model, "max_tokens": 1, "messages": 5})
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("content-type", "application/json")
+	req.Header.Set("anthropic-version", "2023-06-01")
+	if resp, err := client.Do(req); err == nil {
+		resp.Body.Close()
+	}
 }

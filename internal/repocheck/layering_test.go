@@ -108,7 +108,8 @@ func TestLayeringSeesImports(t *testing.T) {
 // package below one. The longest key that names a package is its rule.
 // The floors run up: internal utilities; the engine (recovery) and the
 // scenario format; the mock and the ledger; the harness; reports, grade,
-// the property suite and explore; the command.
+// the Go test helper (mockllm/mocktest), the property suite and explore;
+// the command.
 var floors = map[string][]string{
 	".":                     {},
 	"internal/...":          {"internal"},
@@ -126,6 +127,7 @@ var floors = map[string][]string{
 	"harness":               {"internal", "ledger", "mockllm", "recovery", "scenario"},
 	"reports":               {"internal", "ledger", "mockllm"},
 	"grade":                 {"internal", "ledger", "mockllm", "scenario"},
+	"mockllm/mocktest":      {"internal", "grade", "harness", "ledger", "mockllm", "scenario"},
 	"proptest/property":     {"internal", "ledger", "recovery", "scenario"},
 	"proptest":              {"internal", "harness", "ledger", "proptest/property", "recovery", "scenario"},
 	"explore":               {"internal", "harness", "ledger", "mockllm", "proptest/property", "recovery", "scenario"},

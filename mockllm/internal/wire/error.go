@@ -3,6 +3,7 @@ package wire
 import (
 	"net/http"
 	"strings"
+	"time"
 )
 
 // Error is an error answer: the status, the envelope's type and message,
@@ -15,6 +16,13 @@ type Error struct {
 	Kind    string
 	Param   string
 	Code    string
+	// Details is the wire's own list of error details, as JSON (Gemini's
+	// google.rpc QuotaFailure, Help and RetryInfo); nil for none.
+	Details []byte
+	// Wait is the wait the body itself asks for (Gemini's RetryInfo
+	// retryDelay); 0 when the body asks none. The server journals it as
+	// the wait asked.
+	Wait time.Duration
 }
 
 // InvalidRequest is a 400 invalid_request_error.

@@ -59,6 +59,11 @@ type Spec struct {
 	AnswerTag    byte
 	AnswerPrefix string
 	ToolPrefix   string
+	// WaitInBody says the API tells a client how long to wait in the
+	// error's body, never in retry-after (Gemini's RetryInfo): the server
+	// sends no retry-after header of its own, though the journal still
+	// measures the client against the wait (Error.Wait).
+	WaitInBody bool
 	// CacheAuto is a wire whose API caches every prompt's prefixes by
 	// itself (OpenAI's); on the others a request marks what to cache.
 	CacheAuto bool
@@ -94,6 +99,10 @@ type Scripted struct {
 	Model     string // what the client asked for
 	Wait      time.Duration
 	RequestID string
+	// Quota and RetryDelay are the rule's error details, for a wire whose
+	// errors carry them (Gemini: respond.quota, respond.retry_delay).
+	Quota      string
+	RetryDelay time.Duration
 }
 
 // Refusal is a rate-limit bucket that cannot pay a request.
@@ -115,4 +124,31 @@ type Refusal struct {
 // decoded with Request.CountOnly set.
 type Counter interface {
 	CountPath() string
+}
+
+// Router is a wire whose route carries the request's parameters in its
+// path instead of ending in one fixed Path (Gemini's
+// /v1beta/models/{model}:generateContent): the server asks each Router
+// before it matches the fixed paths, and a Router's Spec.Path is the
+// prefix its routes share ("/v1beta/"), which a path it does not serve
+// may still carry (the 404 is then the Router's).
+type Router interface {
+	// Route splits a path and its raw query into the scenario's name and
+	// what the route says of the request; ok is false when the path is
+	// not one of the wire's routes.
+	Route(path, query string) (scenario string, r Route, ok bool)
+	// CountBody appends the answer of a count route (Route.Count) for n
+	// input tokens.
+	CountBody(b []byte, n int) []byte
+}
+
+// Route is what a Router's path says of a request: the model and whether
+// it streams (the server puts them in the Request before Decode), whether
+// it only counts tokens, and an API key given in the query, which the
+// server hands Check as the KeyHeader header when that header is absent.
+type Route struct {
+	Model         string
+	Stream, Count bool
+	Key           string
+	KeyHeader     string
 }

@@ -1,0 +1,29 @@
+package main
+
+import (
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/faultbench/faultbench/internal/gendoc"
+)
+
+// TestReadmeGoSamples keeps the README's Go samples the code of tests
+// that run: each region is a test file as it is, from its imports on, so
+// that the sample passes as written.
+func TestReadmeGoSamples(t *testing.T) {
+	for _, s := range []struct{ region, file string }{
+		{"proptest-quickstart", "../../proptest/quickstart_test.go"},
+		{"mocktest-sample", "../../mockllm/mocktest/agent_test.go"},
+	} {
+		src, err := os.ReadFile(s.file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		_, code, ok := strings.Cut(string(src), "\n\nimport (")
+		if !ok {
+			t.Fatalf("%s: no import block after the package clause", s.file)
+		}
+		gendoc.Check(t, "../../README.md", s.region, "```go\nimport ("+code+"```\n", *update, readmeUpdate)
+	}
+}
