@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"strconv"
 
+	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -92,14 +93,67 @@ func (c comparison) costRows() (header []string, rows [][]string) {
 	return header, rows
 }
 
-// writeCostGrid writes the cost grid, when a scenario has a cost.
+// writeCostGrid writes, for a table, one line per scenario with a cost:
+// its cheapest run that succeeded (any run, when none did) and its
+// dearest run in billed dollars, each with its cache hit ratio (the
+// first listed wins a tie); --details and Markdown show every
+// strategy's.
 func writeCostGrid(buf *bytes.Buffer, c comparison) {
-	header, rows := c.costRows()
-	if len(rows) == 0 {
-		return
+	wrote := false
+	for _, sc := range c.g.scenarios {
+		if !hasCost(c.g, sc) {
+			continue
+		}
+		var lo, hi *ledger.Result
+		var loName, hiName string
+		same := true
+		for _, s := range c.strategies {
+			r, ok := c.g.cell(sc, s)
+			if !ok || r.Cost == nil {
+				continue
+			}
+			switch {
+			case lo == nil:
+				lo, hi, loName, hiName = &r, &r, s, s
+				continue
+			case r.Cost.BilledUSD != lo.Cost.BilledUSD || r.Cost.CacheHitRatio != lo.Cost.CacheHitRatio:
+				same = false
+			}
+			if cheaper(r, *lo) {
+				lo, loName = &r, s
+			}
+			if r.Cost.BilledUSD > hi.Cost.BilledUSD {
+				hi, hiName = &r, s
+			}
+		}
+		if lo == nil {
+			continue
+		}
+		if !wrote {
+			buf.WriteString("== cost: billed dollars, share of the billed input read from the prompt cache (--details: every strategy's) ==\n")
+			wrote = true
+		}
+		run := func(name string, r *ledger.Result) string {
+			return name + " " + formatUSD(r.Cost.BilledUSD) + " (" + formatShare(r.Cost.CacheHitRatio) + " cached)"
+		}
+		line := sc + ": "
+		if same {
+			line += "every strategy " + formatUSD(lo.Cost.BilledUSD) + " (" + formatShare(lo.Cost.CacheHitRatio) + " cached)"
+		} else {
+			line += "cheapest " + run(loName, lo) + ", dearest " + run(hiName, hi)
+		}
+		writeWrapped(buf, texttable.Plain(line), texttable.MaxWidth-2)
 	}
-	buf.WriteString("== cost: billed dollars and cache hit ratio ==\n\n")
-	writeGrid(buf, header, rows)
-	buf.WriteString(wrapLines(costGridNote))
-	buf.WriteByte('\n')
+	if wrote {
+		buf.WriteByte('\n')
+	}
+}
+
+// cheaper reports whether run a beats b on the cost line: a success
+// before any other outcome, then the lower bill.
+func cheaper(a, b ledger.Result) bool {
+	if as, bs := a.Outcome == ledger.OutcomeSuccess, b.Outcome == ledger.OutcomeSuccess; as != bs {
+		return as
+	}
+	return a.Cost.BilledUSD < b.Cost.BilledUSD
 }
