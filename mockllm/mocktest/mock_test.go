@@ -78,12 +78,14 @@ func TestAssertionsFailWithTheJournal(t *testing.T) {
 	mock.AssertExpect()
 	mock.AssertHonoredRetryAfter()
 	mock.AssertStatuses(529, 200)
+	mock.AssertStatuses(529, 529)
 	mock.AssertRequests(2)
 	want := []string{
 		"mocktest: two: attempts is 3, expected <= 2 (journal: 3 requests over ",
 		"mocktest: two: request 2 came ",
 		"mocktest: two: request 3 came ",
 		"mocktest: two: statuses 529 529 200, expected 529 200",
+		"mocktest: two: statuses 529 529 200, expected 529 529",
 		"mocktest: two: 3 requests, expected 2 (journal: 3 requests over ",
 	}
 	if len(r.errors) != len(want) {
