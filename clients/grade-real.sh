@@ -75,5 +75,6 @@ for c in "${clients[@]}"; do
     echo
   } >> "$out" 2> >(tee -a "$work/$name.log" >&2)
 done
-sed -e 's/^## Report card: /### Report card: /' "$out" > docs/clients.md
+# The cards name the client's command with the checkout's path as <repo>.
+sed -e 's/^## Report card: /### Report card: /' -e "s|$repo|<repo>|g" "$out" > docs/clients.md
 echo "wrote docs/clients.md" >&2

@@ -157,3 +157,16 @@ var _ = Describe("resend detection", func() {
 		Expect([]int{es[0].Resend, es[1].Resend, es[2].Resend, es[3].Resend, es[4].Resend}).To(Equal([]int{0, 1, 0, 0, 0}))
 	})
 })
+
+var _ = Describe("the journal of a Gemini body refused for a field", func() {
+	It("records the model its path named", func() {
+		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		c := call{path: "/sc/v1beta/models/sonnet:streamGenerateContent", session: "g", header: http.Header{"X-Goog-Api-Key": {"k"}}}
+		w := c.send(srv, `{"contents":5}`)
+		Expect(w.Code).To(Equal(http.StatusBadRequest), w.Body.String())
+		e := srv.Entries(scName, "g")[0]
+		Expect(e.Wire).To(Equal("gemini"))
+		Expect(e.Model).To(Equal("sonnet"))
+		Expect(e.Stream).To(BeTrue())
+	})
+})

@@ -3,12 +3,14 @@ package proptest
 import (
 	"context"
 	"math/rand/v2"
+	"slices"
 	"sync"
 	"time"
 
 	"pgregory.net/rapid"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -45,8 +47,72 @@ func RetriesWithinBudget(strategies ...recovery.Strategy) func(*rapid.T) {
 				t.Fatalf("%s sent %d attempts for %d turns, above %d × (1 + %g) + %g × %g windows: %s", r.Strategy, r.Attempts,
 					sc.Workload.Turns, sc.Workload.Turns, ratio, floor, windows, settingOf(s))
 			}
+			if s.RateLimiter.Enabled || s.AdaptiveLimiter.Enabled {
+				continue // a limiter's hold lies between the budget's count and the send
+			}
+			if k, retries, requests, over := overBudgetWindow(r.AttemptsLog, window, ratio, floor); over {
+				t.Fatalf("%s sent %d retries in budget window %d (from %s) against %d requests in it, above %g × %d + %g: %s", r.Strategy,
+					retries, k, time.Duration(k)*window, requests, ratio, requests, floor, settingOf(s))
+			}
 		}
 	}
+}
+
+// overBudgetWindow checks the budget window by window: the windows are
+// fixed, one after another from the first attempt (the Engine's first
+// request), and within each, retries ≤ ratio × requests + floor, where a
+// request is a turn's first attempt. It returns the first window over.
+// Without a limiter an attempt is counted when it is sent, at its at_ms
+// less its duration_ms; both are whole milliseconds, so an attempt within
+// 2 ms of a window's edge is given the benefit of the doubt: as a request
+// it counts in both windows, as a retry in neither.
+func overBudgetWindow(log []ledger.Attempt, window time.Duration, ratio, floor float64) (k int64, retries, requests int, over bool) {
+	if len(log) == 0 {
+		return 0, 0, 0, false
+	}
+	w := window.Milliseconds()
+	first := log[0].AtMS - log[0].DurationMS
+	for _, a := range log {
+		first = min(first, a.AtMS-a.DurationMS)
+	}
+	type counts struct{ requests, retries int }
+	per := map[int64]*counts{}
+	at := func(k int64) *counts {
+		if per[k] == nil {
+			per[k] = &counts{}
+		}
+		return per[k]
+	}
+	seen := map[int]bool{}
+	for _, a := range log {
+		sent := a.AtMS - a.DurationMS - first
+		lo, hi := (sent-2)/w, (sent+2)/w
+		if sent < 2 {
+			lo = 0
+		}
+		request := !seen[a.Turn]
+		seen[a.Turn] = true
+		switch {
+		case request:
+			for k := lo; k <= hi; k++ {
+				at(k).requests++
+			}
+		case lo == hi:
+			at(lo).retries++
+		}
+	}
+	keys := make([]int64, 0, len(per))
+	for k := range per {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for _, k := range keys {
+		c := per[k]
+		if float64(c.retries) > ratio*float64(c.requests)+floor+1e-9 {
+			return k, c.retries, c.requests, true
+		}
+	}
+	return 0, 0, 0, false
 }
 
 // LimiterReleasesIntoRoom: with one turn in flight, so that nothing else

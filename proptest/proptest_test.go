@@ -157,3 +157,21 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		})
 	}
 }
+
+// The retry budget is held window by window, not only over the run: the
+// fleets span several short windows, their early turns earn retries that
+// a window roll must forget (the mutant retry-budget-roll-keeps-requests
+// keeps them, and the allowance grows without bound).
+func TestRetriesWithinBudgetPerWindow(t *testing.T) {
+	var budgets []recovery.Strategy
+	for i, b := range []recovery.RetryBudget{
+		{Enabled: true, Ratio: 0.5, Window: time.Second},
+		{Enabled: true, Ratio: 1, Window: 2 * time.Second},
+		{Enabled: true, Ratio: 0.2, MinRetries: 1, Window: 3 * time.Second},
+	} {
+		s := recovery.Classifying()
+		s.Name, s.RetryBudget = fmt.Sprintf("budget-%d", i+1), b
+		budgets = append(budgets, s)
+	}
+	rapid.Check(t, proptest.RetriesWithinBudget(budgets...))
+}

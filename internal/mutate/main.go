@@ -264,7 +264,9 @@ func apply(dir string, m Mutant, timeout time.Duration) verdict {
 	case strings.Contains(v.output, "[build failed]") || strings.Contains(v.output, "[setup failed]"):
 		v.problem = "does not compile:\n" + firstLines(v.output, 6)
 	case ctx.Err() != nil:
-		v.killed = true // a mutant that makes a test hang is found, if slowly
+		// A mutant that makes a test hang and a machine too busy to run
+		// the tests in time look alike: neither is a kill.
+		v.problem = fmt.Sprintf("timed out after %s: a test hangs, or the machine is too busy (raise -timeout)", timeout)
 	default:
 		v.killed = true
 	}

@@ -137,6 +137,9 @@ func TestBodyIsTheSDKsEncoding(t *testing.T) {
 		changed := compacted.Clone()
 		changed.Model, changed.MaxTokens, changed.System = "fallback", 8192, ""
 		check("another model, budget and no system", changed)
+		escalated := changed.Clone()
+		escalated.MaxTokens = 16384
+		check("an escalated budget alone", escalated)
 		// A caller that changes a tool call's input in place is not served
 		// the old encoding.
 		changed.Messages[1].ToolCalls[0].Input[11] = 'x'

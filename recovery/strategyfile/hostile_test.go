@@ -1,6 +1,7 @@
 package strategyfile_test
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 
@@ -35,6 +36,7 @@ func TestRefusesWithFieldAndLine(t *testing.T) {
 		{"a long wait", "name: x\nwait_budget: 25h\n", "wait_budget: must be <= 24h0m0s (the ceiling on waits), got 25h0m0s"},
 		{"a heartbeat of a nanosecond", "name: x\nheartbeat: 1ns\n", "x.yaml:2:12: heartbeat: must be 0 (none) or >= 1s (the floor on heartbeats), got 1ns"},
 		{"a long heartbeat", "name: x\nheartbeat: 25h\n", "heartbeat: must be <= 24h0m0s"},
+		{"an AIMD whose floor is above its ceiling", "name: x\nadaptive_limiter: {enabled: true, min_limit: 50, max_limit: 10}\n", "adaptive_limiter.min_limit: must be <= max_limit (10), got 50"},
 		{"an AIMD that never cuts", "name: x\nadaptive_limiter: {enabled: true, backoff_ratio: 1}\n", "adaptive_limiter.backoff_ratio: must be below 1"},
 		{"a newline in the name", "name: \"a\\nb\"\n", "x.yaml:1:7: name: \"a\\nb\" is not a valid name"},
 		{"a lone space", "name: ' '\n", "is not a valid name"},
@@ -54,5 +56,22 @@ func TestRefusesWithFieldAndLine(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: got %v\nwant %s", c.name, err, c.want)
 		}
+	}
+}
+
+// A file of 200 bad keys (the YAML ceiling is 256 a mapping) reports the
+// first hundred problems, not 200 lines of log.
+func TestAHostileFileReportsAtMostAHundredProblems(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("name: x\n")
+	for i := range 200 {
+		fmt.Fprintf(&b, "bad_key_%d: 1\n", i)
+	}
+	_, err := strategyfile.Parse("x.yaml", []byte(b.String()))
+	if err == nil {
+		t.Fatal("a file of 200 unknown keys loads")
+	}
+	if n := strings.Count(err.Error(), "unknown field"); n == 0 || n > 100 {
+		t.Errorf("%d problems reported, want 1 to 100", n)
 	}
 }

@@ -178,3 +178,35 @@ func TestEveryProblemAtOnce(t *testing.T) {
 		t.Errorf("got %v", err)
 	}
 }
+
+// Marshal writes durations as a person would: whole hours and minutes
+// without their zero units, and a zero as 0.
+func TestMarshalWritesDurationsShort(t *testing.T) {
+	s := recovery.Classifying()
+	s.Name = "short"
+	s.RetryAfterCap = 6 * time.Hour
+	s.Backoff.Cap = 90 * time.Second
+	s.Backoff.Base = 0
+	out := string(strategyfile.Marshal(s))
+	for _, want := range []string{"  cap: 6h\n", "  cap: 1m30s\n", "  base: 0\n"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("Marshal has no %q:\n%s", want, out)
+		}
+	}
+}
+
+// A full class of statuses is written as its class, the rest one by one.
+func TestFormatStatusesWritesAFullClassAsOneWord(t *testing.T) {
+	statuses := []int{429}
+	for c := 500; c <= 599; c++ {
+		statuses = append(statuses, c)
+	}
+	statuses = append(statuses, 408)
+	got := strings.Join(strategyfile.FormatStatuses(statuses), ",")
+	if got != "429,5xx,408" {
+		t.Errorf("FormatStatuses = %s, want 429,5xx,408", got)
+	}
+	if got := strings.Join(strategyfile.FormatStatuses([]int{500, 501}), ","); got != "500,501" {
+		t.Errorf("FormatStatuses = %s, want 500,501", got)
+	}
+}
