@@ -103,3 +103,18 @@ func BenchmarkToolPairs(b *testing.B) {
 		}
 	}
 }
+
+// A body read in one pass is still validated whole when that pass stops
+// short: bytes after a good object make it no JSON, on every wire.
+func TestTrailingBytesAreUnparsable(t *testing.T) {
+	sc := &scenario.Scenario{Name: "bench", Models: map[string]scenario.Model{"sonnet": {}}, Turn: scenario.Turn{AnswerTokens: 10}}
+	srv := mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
+	for _, path := range []string{"/bench/v1/messages", "/bench/v1/chat/completions", "/bench/v1/responses"} {
+		body := append(plainBody(path, 200), " x"...)
+		w := httptest.NewRecorder()
+		srv.ServeHTTP(w, httptest.NewRequest(http.MethodPost, path, bytes.NewReader(body)))
+		if w.Code != http.StatusBadRequest {
+			t.Errorf("%s: %d %.200s, want 400 for bytes after the object", path, w.Code, w.Body.String())
+		}
+	}
+}
