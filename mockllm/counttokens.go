@@ -26,6 +26,9 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 	}
 	in := incoming{req: wire.Request{CountOnly: true, Model: rt.Model, HasModel: rt.Model != ""}}
 	q := &in.req
+	if hr, ok := api.(wire.HeaderReader); ok {
+		hr.ReadHeaders(r.Header, q)
+	}
 	if e := decodeBody(w, r, &in, api); e != nil {
 		s.stray(w, r, e, api, name, sessName)
 		return

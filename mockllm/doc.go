@@ -64,9 +64,10 @@
 //     attempt, the request's number among the session's requests of its
 //     purpose, rejected ones included; virtual time since the session
 //     began, After <= t < Before; purpose) and whose times is not used up
-//     in this session answers it, with an error, a fault or an answer. No
-//     rule matching is a complete answer, once the model's capacity and
-//     quotas admit it (below).
+//     in this session answers it, with an error, a fault or an answer. An
+//     error or a fault answers at once; a normal answer (ok, tool calls,
+//     headers alone), and no rule matching, only once the model's capacity
+//     and quotas admit it (below): refused, the rule is not used up.
 //  6. An answer needs the turn's answer_tokens (a repair call: the
 //     compaction's summary_tokens; 1000 when the scenario gives 0). One
 //     longer than max_tokens (OpenAI without max_tokens: max_output) is
@@ -136,8 +137,8 @@
 //
 // A model's limits (rpm, itpm, otpm) are token buckets (internal/bucket): each
 // holds its per-minute limit, starts full and refills continuously on the
-// session's clock. A request no rule took is admitted only when the model
-// has fewer than capacity.concurrent answers in flight (else 529
+// session's clock. A request no rule took, or one a rule answers normally,
+// is admitted only when the model has fewer than capacity.concurrent answers in flight (else 529
 // overloaded_error) and every bucket can pay: 1 request, the counted
 // input, and max_tokens of output reserved, settled to the real output
 // when the answer ends (else 429 rate_limit_error naming the limit that

@@ -48,6 +48,10 @@ type Entry struct {
 	Wire string `json:"wire"`
 	// Stream is whether the request asked for server-sent events.
 	Stream bool `json:"stream,omitempty"`
+	// Betas are the names the request's anthropic-beta header listed,
+	// trimmed and joined by commas, in its order: at most 32 names of at
+	// most 100 bytes each, 512 bytes in all; left out when it sent none.
+	Betas string `json:"betas,omitempty"`
 	// Fault is the fault the answer carried, as the scenario writes it
 	// ("reset", "{cut_after: 3}"); Status and Kind say what the client
 	// saw of it: status 0 when no header came (reset, hang, garbage).

@@ -116,7 +116,9 @@ func (q *quotas) admit(api wire.Wire, model, requestID string, input, maxTokens 
 	}
 	if worst != nil {
 		secs := (wait + time.Second - 1) / time.Second
-		return nil, api.Refused(worst.refusal(model)), secs * time.Second
+		e := api.Refused(worst.refusal(model))
+		e.Bucket = worst.name // the headers of the 429 tell of this bucket (wire.Rates.Refused)
+		return nil, e, secs * time.Second
 	}
 	for _, a := range asks {
 		if a.b != nil {
@@ -147,15 +149,16 @@ func (q *quotas) settle(t *ticket, output int, end time.Time) {
 type ask struct {
 	b      *bucket.Bucket
 	n      int64
+	name   string // wire.BucketRequests, BucketInput, BucketOutput
 	what   string // "requests", "input tokens", "output tokens"
 	tokens bool   // the limit counts tokens, not requests
 }
 
 func (mq *modelQuota) asks(input, maxTokens int) [3]ask {
 	return [3]ask{
-		{b: mq.rpm, n: 1, what: "requests"},
-		{b: mq.itpm, n: int64(input), what: "input tokens", tokens: true},
-		{b: mq.otpm, n: int64(maxTokens), what: "output tokens", tokens: true},
+		{b: mq.rpm, n: 1, name: wire.BucketRequests, what: "requests"},
+		{b: mq.itpm, n: int64(input), name: wire.BucketInput, what: "input tokens", tokens: true},
+		{b: mq.otpm, n: int64(maxTokens), name: wire.BucketOutput, what: "output tokens", tokens: true},
 	}
 }
 

@@ -111,13 +111,27 @@ var _ = Describe("Quotas", func() {
 			Expect(es[3].RetryAfterMS).To(HaveValue(Equal(int64(20000))))
 		})
 
-		It("lets a script rule answer first, without paying", func() {
+		It("lets a scripted error answer first, without paying", func() {
 			serve(quotaScenario(scenario.RateLimits{RPM: 1}, scenario.Capacity{}, scenario.Speed{},
-				rule(scenario.When{Attempt: 1}, ok)))
+				rule(scenario.When{Attempt: 1}, status(503))))
 			w := to("a").send(srv, ask("sonnet", 100, 10))
-			Expect(w.Code).To(Equal(http.StatusOK))
+			Expect(w.Code).To(Equal(http.StatusServiceUnavailable))
 			Expect(hdr(w, "anthropic-ratelimit-requests-remaining")).To(Equal("1"))
 			Expect(statuses(srv, to("a"), ask("sonnet", 100, 10), 2)).To(Equal([]int{200, 429}))
+		})
+
+		It("rate-limits a rule's normal answer as an unscripted one, and a refusal does not use the rule up", func() {
+			serve(quotaScenario(scenario.RateLimits{RPM: 1}, scenario.Capacity{}, scenario.Speed{},
+				scenario.Rule{Times: 2, Respond: scenario.Respond{OK: true, Headers: map[string]string{"x-from-rule": "yes"}}}))
+			w := to("a").send(srv, ask("sonnet", 100, 10))
+			Expect(w.Code).To(Equal(http.StatusOK))
+			Expect(hdr(w, "x-from-rule")).To(Equal("yes"))
+			Expect(hdr(w, "anthropic-ratelimit-requests-remaining")).To(Equal("0"), "the ok rule paid the bucket")
+			w = to("a").send(srv, ask("sonnet", 100, 10))
+			Expect(w.Code).To(Equal(http.StatusTooManyRequests))
+			Expect(hdr(w, "x-from-rule")).To(BeEmpty(), "the bucket answered, not the rule")
+			clk.Advance(time.Minute)
+			Expect(hdr(to("a").send(srv, ask("sonnet", 100, 10)), "x-from-rule")).To(Equal("yes"), "its second use is still there")
 		})
 
 		It("sends no rate-limit headers for a model without limits", func() {

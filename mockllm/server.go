@@ -300,7 +300,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 
 	sess := s.session(sc, name, sessName)
-	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header)}
+	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header), betas: wire.Betas(r.Header)}
 	read := false // the body was read to its end
 	switch {
 	case purposeIndex(in.purpose) < 0:
@@ -312,6 +312,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		in.req.Model, in.req.HasModel, in.req.Stream = rt.Model, rt.Model != "", rt.Stream
 		in.req.KeepLast = sc.contains
 		in.req.Cache.On = sc.quota.cache != nil
+		if hr, ok := wr.(wire.HeaderReader); ok {
+			hr.ReadHeaders(r.Header, &in.req)
+		}
 		if sess != nil {
 			in.req.Mem = &sess.mem
 		}

@@ -89,6 +89,7 @@ type session struct {
 	hasAsked bool
 	records  journal
 	mem      wire.Memory  // the last body's messages, in a session made by Open (internal/wire/memo.go)
+	betas    string       // the betas of the session's last request: its next entry shares them when the same
 	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 }
 
@@ -115,6 +116,7 @@ type incoming struct {
 	rejected   *wire.Error // a bad method, purpose header or body
 	purpose    string
 	retryCount *int
+	betas      string // the anthropic-beta header's names (wire.Betas)
 	// fingerprint hashes the body as read (hasBody: one was), so that a
 	// resend of it is known.
 	fingerprint uint64
@@ -154,6 +156,7 @@ func (s *session) serve(in *incoming) reply {
 	sc := s.scenario.sc
 	rp := reply{api: in.api, stream: in.req.Stream, clock: s.clock}
 	rp.Usage, rp.Input, rp.RequestID, rp.Created = in.req.IncludeUsage, in.req.InputTokens(), requestID(sc.Name, s.idName(), s.n), now.Unix()
+	rp.Echo = in.req.Echo()
 	if in.rejected != nil {
 		rp.Err = in.rejected
 	} else {
@@ -181,6 +184,7 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 		RequestID:   rp.RequestID,
 		Wire:        in.api.Spec().Name,
 		Stream:      in.req.Stream,
+		Betas:       s.sharedBetas(in.betas),
 		Rule:        rp.rule,
 	}
 	if err := rp.answeredError(); err != nil {
@@ -232,10 +236,12 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 // answer decides the reply to a decoded request: an unknown model, then the
 // model's limits, then the first rule of the script that matches and is
 // not used up, else a complete answer if the model's capacity and quotas
-// admit it (quota.go). A rule answers with its error when
-// it has a status of 400 or more and not ok; with its fault when it has
-// one; otherwise (ok, or only headers) with a complete answer. Its headers
-// go on any of them.
+// admit it (quota.go). A rule answers with its error when it has a status
+// of 400 or more and not ok; with its fault when it has one; otherwise
+// (ok, tool calls, or only headers) with a normal answer, which the
+// model's capacity and quotas must admit first, as they admit an
+// unscripted one: refused, the request gets their 429 or 529 and the rule
+// is not used. Its headers go on any answer it gives.
 func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int, t time.Duration, now time.Time) {
 	sc := s.scenario.sc
 	// model is what the script and limits see; q.model, what the client
@@ -247,7 +253,12 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		return
 	}
 	m := sc.Models[model]
-	defer func() { rp.Rate = s.quota.state(model, now) }()
+	defer func() {
+		rp.Rate = s.quota.state(model, now)
+		if rp.Rate != nil && rp.Err != nil {
+			rp.Rate.Refused = rp.Err.Bucket // one truth per 429: the headers tell of the bucket the message names
+		}
+	}()
 	if err := rp.api.Limits(q.Model, m, q); err != nil {
 		rp.Err = err
 		return
@@ -257,9 +268,22 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		s.admitted(rp, q, model, m, purpose, now)
 		return
 	}
+	r := &sc.Script[i].Respond
+	// A rule that answers normally (ok, tool calls, headers alone) goes
+	// through the model's capacity and quotas as an unscripted request
+	// does: a real API rate-limits a normal answer. A refused request
+	// does not use the rule up. A scripted error or fault is the injected
+	// failure itself, and answers first.
+	if normal := (r.OK || r.Status < 400) && r.Fault.IsZero(); normal {
+		tk, refusal, wait := s.quota.admit(rp.api, model, rp.RequestID, q.InputTokens(), q.MaxTokens, now)
+		if refusal != nil {
+			refuse(rp, refusal, wait)
+			return
+		}
+		defer func() { s.quota.settle(tk, rp.Ans.Output, now.Add(rp.lag+rp.gen)) }()
+	}
 	s.uses[i]++
 	rp.rule = i + 1
-	r := &sc.Script[i].Respond
 	rp.headers = rebase(r.Headers, s.start)
 	switch {
 	case len(r.ToolUse) > 0:
@@ -268,7 +292,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		pace(rp, m)
 		return
 	case !r.OK && r.Status >= 400:
-		s.scriptedError(rp, &sc.Script[i], q.Model, t, now)
+		s.scriptedError(rp, &sc.Script[i], q.Model, model, t, now)
 		return
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
@@ -304,7 +328,8 @@ func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, no
 // retry-after-ms itself (an empty value removes it); OpenAI's message and
 // reset headers state the same wait. On a wire whose body states its own
 // wait (Gemini's RetryInfo), that wait is the one asked, and journalled.
-func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t time.Duration, now time.Time) {
+// name is the model the client sent, model the served one it resolved to.
+func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
 	wait, asked := ruleWait(rp.headers, now)
 	if !asked && r.Status == http.StatusTooManyRequests {
@@ -313,8 +338,10 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, model string, t 
 			wait = b - t
 		}
 	}
-	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: model, Wait: wait, RequestID: rp.RequestID,
-		Quota: r.Quota, RetryDelay: r.RetryDelay.D()})
+	// A scripted error pays no bucket: the state its message states is the
+	// one its headers show.
+	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: name, Wait: wait, RequestID: rp.RequestID,
+		Quota: r.Quota, RetryDelay: r.RetryDelay.D(), Rate: s.quota.state(model, now)})
 	if rp.Err.Wait > 0 && !asked {
 		// The body states its own wait (Gemini's RetryInfo: a rule's
 		// retry_delay, a day for a per-day quota): that is the wait asked.
@@ -414,6 +441,17 @@ func matches(w *scenario.When, model, purpose string, attempt int, t time.Durati
 		return false
 	}
 	return true
+}
+
+// sharedBetas is b, as the session's previous entry holds it when it is
+// the same: a client sends the same betas with every request, and its
+// entries share one copy.
+func (s *session) sharedBetas(b string) string {
+	if b == s.betas {
+		return s.betas
+	}
+	s.betas = b
+	return b
 }
 
 // entries copies the session's journal out.

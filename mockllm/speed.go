@@ -78,15 +78,21 @@ func generate(ctx context.Context, w http.ResponseWriter, c Clock, gen time.Dura
 func (s *session) admitted(rp *reply, q *wire.Request, model string, m scenario.Model, purpose string, now time.Time) {
 	tk, refusal, wait := s.quota.admit(rp.api, model, rp.RequestID, q.InputTokens(), q.MaxTokens, now)
 	if refusal != nil {
-		rp.Err = refusal
-		if wait > 0 {
-			rp.Wait = wait
-			rp.retryAfter = retryAfterSeconds(wait)
-		}
+		refuse(rp, refusal, wait)
 		return
 	}
 	s.compose(rp, q, m, purpose)
 	s.cached(rp, q, model, false, now)
 	pace(rp, m)
 	s.quota.settle(tk, rp.Ans.Output, now.Add(rp.lag+rp.gen))
+}
+
+// refuse answers with the buckets' or the capacity's refusal, and the
+// wait it asks for.
+func refuse(rp *reply, refusal *wire.Error, wait time.Duration) {
+	rp.Err = refusal
+	if wait > 0 {
+		rp.Wait = wait
+		rp.retryAfter = retryAfterSeconds(wait)
+	}
 }

@@ -53,4 +53,13 @@ type Reply struct {
 	// Rate is the model's buckets as the headers show them (nil: the
 	// model declares no limits).
 	Rate *Rates
+	// Echo is what the answer repeats of its request.
+	Echo Echo
+}
+
+// Echo is what an answer repeats of its request, as the real API does:
+// the Responses API echoes max_output_tokens and store.
+type Echo struct {
+	MaxOutput int  // 0: the request sent none (null)
+	NoStore   bool // the request sent store: false
 }

@@ -23,6 +23,11 @@ type Error struct {
 	// retryDelay); 0 when the body asks none. The server journals it as
 	// the wait asked.
 	Wait time.Duration
+	// Bucket is the bucket that refused a rate-limited request
+	// (BucketRequests, BucketInput, BucketOutput), so that the headers of
+	// its 429 tell of the bucket its message names; "" for any other
+	// error.
+	Bucket string
 }
 
 // InvalidRequest is a 400 invalid_request_error.

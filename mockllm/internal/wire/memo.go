@@ -26,6 +26,10 @@ type BodyMemo struct {
 	Body []byte
 	Msgs []MemoMsg
 	Buf  *bytes.Buffer // Body's buffer
+	// SystemRoles: the body was read with role "system" messages allowed
+	// (Request.SystemRoles), so its messages stand for a body read without
+	// them only once read again.
+	SystemRoles bool
 }
 
 // MemoMsg is one message of a memo: where it sits in the body, and what
@@ -63,10 +67,13 @@ func (mem *Memory) Keep(m *BodyMemo) {
 // saw at the same offset, moving past it; ok is false (and the memo is
 // dropped for the rest of the body) otherwise.
 func (s *Scanner) Reuse(i int) (m MemoMsg, ok bool) {
+	// Past the white space before the message, memo or not: the message
+	// noted for the next body starts where its bytes do, so that a
+	// pretty-printed body's messages are found again.
+	s.Peek()
 	if s.memo == nil {
 		return m, false
 	}
-	s.Peek()
 	if i >= len(s.memo.Msgs) {
 		s.memo = nil
 		return m, false

@@ -2,6 +2,13 @@ package wire
 
 import "time"
 
+// The buckets a 429 can come from (Error.Bucket, Rates.Refused).
+const (
+	BucketRequests = "requests"
+	BucketInput    = "input"
+	BucketOutput   = "output"
+)
+
 // Limit is one rate-limit bucket as the headers show it; a zero Limit is
 // a bucket the model does not declare.
 type Limit struct {
@@ -14,12 +21,21 @@ type Limit struct {
 type Rates struct {
 	Now                     time.Time
 	Requests, Input, Output Limit
+	// Refused names the bucket that refused the request (Error.Bucket),
+	// "" when none did.
+	Refused string
 }
 
-// Tokens is the more restrictive of the two token buckets: the one with
-// fewer tokens left (input on a tie); zero when neither is declared.
+// Tokens is the token bucket that refused the request, so that a 429's
+// headers tell of the bucket its message names; otherwise the more
+// restrictive of the two: the one with fewer tokens left (input on a tie);
+// zero when neither is declared.
 func (rs *Rates) Tokens() Limit {
 	switch {
+	case rs.Refused == BucketInput && rs.Input.Limit > 0:
+		return rs.Input
+	case rs.Refused == BucketOutput && rs.Output.Limit > 0:
+		return rs.Output
 	case rs.Input.Limit == 0:
 		return rs.Output
 	case rs.Output.Limit == 0:

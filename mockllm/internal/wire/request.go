@@ -30,6 +30,13 @@ type Request struct {
 	ToolTokens int
 	// CountOnly is a count_tokens request, which has no max_tokens.
 	CountOnly bool
+	// SystemRoles lets a message inside messages have role "system", as
+	// the Messages API does under a beta the request's headers name
+	// (HeaderReader).
+	SystemRoles bool
+	// NoStore is a Responses request's store: false, which its answer
+	// echoes (the API's default is true).
+	NoStore bool
 	// KeepLast asks the decoder to keep the raw JSON content of the last
 	// message in Last (any wire): a scenario with a when.contains rule
 	// reads it.
@@ -42,6 +49,16 @@ type Request struct {
 	// Cache is the request's prompt prefix as a cache keys it
 	// (prefix.go), when Cache.On asks the decoder to gather it.
 	Cache Prefix
+}
+
+// Echo is what the answer to q repeats of it (Responses: store and
+// max_output_tokens).
+func (q *Request) Echo() Echo {
+	e := Echo{NoStore: q.NoStore}
+	if q.HasMaxTokens {
+		e.MaxOutput = q.MaxTokens
+	}
+	return e
 }
 
 // InputTokens is the request's input under the token rule: the sum over

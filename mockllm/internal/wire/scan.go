@@ -30,6 +30,9 @@ func NewScanner(b []byte) *Scanner {
 func (s *Scanner) UseMemo(q *Request) {
 	if q.Mem != nil && q.Mem.On {
 		s.memo, s.remember = q.Mem.Last.Load(), true
+		if s.memo != nil && s.memo.SystemRoles && !q.SystemRoles {
+			s.memo = nil // its system messages were taken under a beta this request lacks
+		}
 	}
 }
 
@@ -37,7 +40,7 @@ func (s *Scanner) UseMemo(q *Request) {
 // the session keeps none).
 func (s *Scanner) Learnt(q *Request) {
 	if s.remember {
-		q.Memo = &BodyMemo{Body: s.Bytes(), Msgs: s.recs}
+		q.Memo = &BodyMemo{Body: s.Bytes(), Msgs: s.recs, SystemRoles: q.SystemRoles}
 	}
 }
 

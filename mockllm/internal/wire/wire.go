@@ -103,6 +103,10 @@ type Scripted struct {
 	// errors carry them (Gemini: respond.quota, respond.retry_delay).
 	Quota      string
 	RetryDelay time.Duration
+	// Rate is the model's buckets as the answer's headers show them (nil:
+	// the model declares none): a rate-limit message states the same
+	// figures.
+	Rate *Rates
 }
 
 // Refusal is a rate-limit bucket that cannot pay a request.
@@ -151,4 +155,11 @@ type Route struct {
 	Stream, Count bool
 	Key           string
 	KeyHeader     string
+}
+
+// HeaderReader is a wire whose reading of a body depends on the request's
+// headers (Anthropic: the betas anthropic-beta names): ReadHeaders sets
+// what q may carry under them, before the body is decoded.
+type HeaderReader interface {
+	ReadHeaders(h http.Header, q *Request)
 }

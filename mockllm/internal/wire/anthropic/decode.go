@@ -23,7 +23,7 @@ import (
 // is not JSON gets the syntax error it always got, wherever in the body a
 // field error came first.
 func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
-	s := &walker{Scanner: wire.NewScanner(b), pre: &q.Cache}
+	s := &walker{Scanner: wire.NewScanner(b), pre: &q.Cache, systemRoles: q.SystemRoles}
 	if !q.Cache.On {
 		// A reused message is not walked, and the cache needs its blocks.
 		s.UseMemo(q)
@@ -258,7 +258,11 @@ func (s *walker) message() (int, *fieldError) {
 			hasRole = true
 			role, ok := s.StringValue()
 			s.pre.Add(wire.Hash(role), 0, false)
-			if !ok || (string(role) != "user" && string(role) != "assistant") {
+			switch {
+			case ok && s.systemRoles && string(role) == "system":
+				// Claude Code's per-turn control: a system message among
+				// the turns, under the PerTurnControl beta.
+			case !ok || (string(role) != "user" && string(role) != "assistant"):
 				err = s.failKey("role", "Input should be 'user' or 'assistant'")
 			}
 		case "content":

@@ -35,6 +35,16 @@ func (Wire) Check(h http.Header) *wire.Error {
 	return wire.InvalidRequest(fmt.Sprintf("anthropic-version: %q is not a valid version", got))
 }
 
+// PerTurnControl is the beta under which the Messages API takes role
+// "system" messages inside messages, as Claude Code sends them.
+const PerTurnControl = "per-turn-control-2026-07-01"
+
+// ReadHeaders lets q's messages have role "system" when the
+// anthropic-beta header names PerTurnControl.
+func (Wire) ReadHeaders(h http.Header, q *wire.Request) {
+	q.SystemRoles = wire.HasBeta(h, PerTurnControl)
+}
+
 // tooLarge is the answer to a body over 32 MB.
 func tooLarge() *wire.Error {
 	return &wire.Error{

@@ -3,11 +3,13 @@ package anthropic
 import "github.com/faultbench/faultbench/mockllm/internal/wire"
 
 // walker reads a Messages request: a scanner that names the field at
-// fault in the real API's words.
+// fault in the real API's words. systemRoles lets a message have role
+// "system" (the request's betas name PerTurnControl).
 type walker struct {
 	*wire.Scanner
-	pre   *wire.Prefix // the request's cache points
-	depth int          // of content block lists: 1 is a message's own
+	pre         *wire.Prefix // the request's cache points
+	depth       int          // of content block lists: 1 is a message's own
+	systemRoles bool
 }
 
 // fieldError is a request field with the wrong type or a missing required

@@ -3,6 +3,7 @@ package gemini
 import (
 	"encoding/json"
 	"fmt"
+	"strconv"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
@@ -29,14 +30,19 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 type decoder struct {
 	s *wire.Scanner
 	q *wire.Request
-	// roles and the function calls and responses of each content, for the
-	// turn rules (check).
-	turns []turn
+	// The turn rules are checked as the contents are read, each content
+	// against the one before (prev), so that the decoder keeps nothing per
+	// content: n counts the contents of the last contents key, broken is
+	// the first rule a content broke (reported once the body is read, so
+	// that a syntax error later in it wins, as on the real API).
+	prev   turn
+	n      int
+	broken *wire.Error
 }
 
 // turn is what the rules need of one content.
 type turn struct {
-	role             string
+	badRole          bool // a role other than user or model
 	parts            int
 	calls, responses int
 }
@@ -54,7 +60,7 @@ func (d *decoder) walk() *wire.Error {
 			err = d.contents("contents")
 		case "systemInstruction", "system_instruction":
 			var n int
-			n, err = d.content(k, -1)
+			n, err = d.content(at{top: k, i: -1, j: -1}, -1)
 			d.q.SystemTokens = n
 		case "generationConfig", "generation_config":
 			err = d.generationConfig(k)
@@ -76,17 +82,17 @@ func (d *decoder) walk() *wire.Error {
 	return nil
 }
 
-func (d *decoder) contents(path string) *wire.Error {
+func (d *decoder) contents(top string) *wire.Error {
 	s := d.s
 	if s.Peek() != '[' {
-		return typeError(path, "an array")
+		return typeError(top, "an array")
 	}
 	d.q.HasMessages = true
-	d.q.Messages, d.q.MessageTokens, d.turns = 0, 0, d.turns[:0]
+	d.q.Messages, d.q.MessageTokens, d.n, d.broken = 0, 0, 0, nil // the last of a repeated key wins
 	s.Enter()
 	for i := 0; s.More(); i++ {
 		s.LastStart, s.LastEnd = 0, 0
-		n, err := d.content(fmt.Sprintf("%s[%d]", path, i), i)
+		n, err := d.content(at{top: top, i: i, j: -1}, i)
 		if err != nil {
 			return err
 		}
@@ -102,13 +108,13 @@ func (d *decoder) contents(path string) *wire.Error {
 
 // content reads a Content (i >= 0: contents[i]; -1: the system
 // instruction) and returns its tokens.
-func (d *decoder) content(path string, i int) (int, *wire.Error) {
+func (d *decoder) content(path at, i int) (int, *wire.Error) {
 	s := d.s
 	if s.IsNull() && i < 0 {
 		return 0, nil
 	}
 	if s.Peek() != '{' {
-		return 0, typeError(path, "an object")
+		return 0, typeError(path.String(), "an object")
 	}
 	s.Enter()
 	var t turn
@@ -117,19 +123,24 @@ func (d *decoder) content(path string, i int) (int, *wire.Error) {
 		switch string(s.Key()) {
 		case "role":
 			if s.Peek() != '"' {
-				return 0, typeError(path+".role", "a string")
+				return 0, typeError(path.String()+".role", "a string")
 			}
 			r, _ := s.StringValue()
-			t.role = string(r)
+			switch string(r) {
+			case "", "user", "model", "function":
+				t.badRole = false
+			default:
+				t.badRole = true
+			}
 		case "parts":
 			if s.Peek() != '[' {
-				return 0, typeError(path+".parts", "an array")
+				return 0, typeError(path.String()+".parts", "an array")
 			}
 			s.LastStart = s.Pos()
 			s.Enter()
 			t.parts, t.calls, t.responses, tokens = 0, 0, 0, 0
 			for j := 0; s.More(); j++ {
-				n, kind, err := d.part(fmt.Sprintf("%s.parts[%d]", path, j))
+				n, kind, err := d.part(path.part(j))
 				if err != nil {
 					return 0, err
 				}
@@ -148,17 +159,20 @@ func (d *decoder) content(path string, i int) (int, *wire.Error) {
 		}
 	}
 	if i >= 0 {
-		d.turns = append(d.turns, t)
+		if d.broken == nil {
+			d.broken = d.rule(i, t)
+		}
+		d.prev, d.n = t, d.n+1
 	}
 	return tokens, nil
 }
 
 // part reads one Part: a text counts its text, a functionCall the raw
 // JSON of its args, a functionResponse the strings of its response.
-func (d *decoder) part(path string) (int, string, *wire.Error) {
+func (d *decoder) part(path at) (int, string, *wire.Error) {
 	s := d.s
 	if s.Peek() != '{' {
-		return 0, "", typeError(path, "an object")
+		return 0, "", typeError(path.String(), "an object")
 	}
 	s.Enter()
 	tokens, kind := 0, ""
@@ -166,18 +180,18 @@ func (d *decoder) part(path string) (int, string, *wire.Error) {
 		switch k := string(s.Key()); k {
 		case "text":
 			if s.Peek() != '"' {
-				return 0, "", typeError(path+".text", "a string")
+				return 0, "", typeError(path.String()+".text", "a string")
 			}
 			_, n := s.Str()
 			tokens, kind = wire.CountBytes(n), "text"
 		case "functionCall", "function_call":
-			n, err := d.call(path + "." + k)
+			n, err := d.call(path.field(k))
 			if err != nil {
 				return 0, "", err
 			}
 			tokens, kind = n, "functionCall"
 		case "functionResponse", "function_response":
-			n, err := d.response(path + "." + k)
+			n, err := d.response(path.field(k))
 			if err != nil {
 				return 0, "", err
 			}
@@ -192,16 +206,16 @@ func (d *decoder) part(path string) (int, string, *wire.Error) {
 		}
 	}
 	if kind == "" {
-		return 0, "", invalid(fmt.Sprintf("* GenerateContentRequest.%s.data: required oneof field 'data' must have one initialized field", path), wire.KindInvalidRequest)
+		return 0, "", invalid(fmt.Sprintf("* GenerateContentRequest.%s.data: required oneof field 'data' must have one initialized field", path.String()), wire.KindInvalidRequest)
 	}
 	return tokens, kind, nil
 }
 
 // call reads a FunctionCall: its name is required, its args count.
-func (d *decoder) call(path string) (int, *wire.Error) {
+func (d *decoder) call(path at) (int, *wire.Error) {
 	s := d.s
 	if s.Peek() != '{' {
-		return 0, typeError(path, "an object")
+		return 0, typeError(path.String(), "an object")
 	}
 	s.Enter()
 	tokens, named := 0, false
@@ -209,7 +223,7 @@ func (d *decoder) call(path string) (int, *wire.Error) {
 		switch string(s.Key()) {
 		case "name":
 			if s.Peek() != '"' {
-				return 0, typeError(path+".name", "a string")
+				return 0, typeError(path.String()+".name", "a string")
 			}
 			_, n := s.Str()
 			named = n > 0
@@ -223,17 +237,17 @@ func (d *decoder) call(path string) (int, *wire.Error) {
 		}
 	}
 	if !named {
-		return 0, invalid(fmt.Sprintf("* GenerateContentRequest.%s.name: Name cannot be empty.", path), wire.KindInvalidRequest)
+		return 0, invalid(fmt.Sprintf("* GenerateContentRequest.%s.name: Name cannot be empty.", path.String()), wire.KindInvalidRequest)
 	}
 	return tokens, nil
 }
 
 // response reads a FunctionResponse: its name is required, the strings of
 // its response count.
-func (d *decoder) response(path string) (int, *wire.Error) {
+func (d *decoder) response(path at) (int, *wire.Error) {
 	s := d.s
 	if s.Peek() != '{' {
-		return 0, typeError(path, "an object")
+		return 0, typeError(path.String(), "an object")
 	}
 	s.Enter()
 	tokens, named := 0, false
@@ -241,7 +255,7 @@ func (d *decoder) response(path string) (int, *wire.Error) {
 		switch string(s.Key()) {
 		case "name":
 			if s.Peek() != '"' {
-				return 0, typeError(path+".name", "a string")
+				return 0, typeError(path.String()+".name", "a string")
 			}
 			_, n := s.Str()
 			named = n > 0
@@ -252,7 +266,7 @@ func (d *decoder) response(path string) (int, *wire.Error) {
 		}
 	}
 	if !named {
-		return 0, invalid(fmt.Sprintf("* GenerateContentRequest.%s.name: Name cannot be empty.", path), wire.KindInvalidRequest)
+		return 0, invalid(fmt.Sprintf("* GenerateContentRequest.%s.name: Name cannot be empty.", path.String()), wire.KindInvalidRequest)
 	}
 	return tokens, nil
 }
@@ -361,36 +375,62 @@ func (d *decoder) tools() (int, *wire.Error) {
 	return total, nil
 }
 
-// check holds the contents to the API's rules: at least one; each with
-// parts, of role user or model; a turn of function responses right after
-// the model turn that called, answering each call.
+// check holds the body to the contents' rules once it is read: at least
+// one content (a count may have none), and the first rule a content broke.
 func (d *decoder) check() *wire.Error {
-	if d.q.CountOnly && len(d.turns) == 0 {
-		return nil
-	}
-	if len(d.turns) == 0 {
+	if d.n == 0 && !d.q.CountOnly {
 		return invalid("* GenerateContentRequest.contents: contents is not specified", wire.KindInvalidRequest)
 	}
-	for i, t := range d.turns {
-		switch t.role {
-		case "", "user", "model", "function":
-		default:
-			return invalid(fmt.Sprintf("Please use a valid role: user, model. (contents[%d].role is %q)", i, t.role), wire.KindInvalidRequest)
-		}
-		if t.parts == 0 {
-			return invalid(fmt.Sprintf("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i), wire.KindInvalidRequest)
-		}
-		if t.responses == 0 {
-			continue
-		}
-		if i == 0 || d.turns[i-1].calls == 0 {
-			return invalid("Please ensure that function response turn comes immediately after a function call turn.", wire.KindInvalidRequest)
-		}
-		if d.turns[i-1].calls != t.responses {
-			return invalid("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.", wire.KindInvalidRequest)
-		}
+	return d.broken
+}
+
+// rule holds content i to the API's rules: of role user or model, with
+// parts, and a turn of function responses right after the model turn
+// that called (d.prev), answering each call.
+func (d *decoder) rule(i int, t turn) *wire.Error {
+	if t.badRole {
+		return invalid(fmt.Sprintf("Please use a valid role: user, model. (contents[%d].role)", i), wire.KindInvalidRequest)
+	}
+	if t.parts == 0 {
+		return invalid(fmt.Sprintf("* GenerateContentRequest.contents[%d].parts: contents.parts must not be empty.", i), wire.KindInvalidRequest)
+	}
+	if t.responses == 0 {
+		return nil
+	}
+	if i == 0 || d.prev.calls == 0 {
+		return invalid("Please ensure that function response turn comes immediately after a function call turn.", wire.KindInvalidRequest)
+	}
+	if d.prev.calls != t.responses {
+		return invalid("Please ensure that the number of function response parts is equal to the number of function call parts of the function call turn.", wire.KindInvalidRequest)
 	}
 	return nil
+}
+
+// at names a field of the contents for an error, built only when one is
+// worded: contents[i].parts[j].key (j and key when set; i -1 for the
+// system instruction).
+type at struct {
+	top  string
+	i, j int
+	key  string
+}
+
+func (a at) part(j int) at { a.j = j; return a }
+
+func (a at) field(k string) at { a.key = k; return a }
+
+func (a at) String() string {
+	p := a.top
+	if a.i >= 0 {
+		p += "[" + strconv.Itoa(a.i) + "]"
+	}
+	if a.j >= 0 {
+		p += ".parts[" + strconv.Itoa(a.j) + "]"
+	}
+	if a.key != "" {
+		p += "." + a.key
+	}
+	return p
 }
 
 // typeError is the real API's answer to a field of the wrong type.

@@ -109,10 +109,17 @@ func (Base) Scripted(s wire.Scripted) *wire.Error {
 		defaults(e, "insufficient_quota", "You exceeded your current quota, please check your plan and billing details. "+
 			"For more information on this error, read the docs: https://platform.openai.com/docs/guides/error-codes/api-errors.")
 	case status == 429:
-		e.Code = "rate_limit_exceeded"
+		// One truth: the message states the requests bucket the headers
+		// show — the model's (limit, and limit less remaining), or without
+		// one the limit the headers claim, all used (rateLimitHeaders).
+		e.Code, e.Bucket = "rate_limit_exceeded", wire.BucketRequests
+		limit, used := int64(openaiRequestLimit), int64(openaiRequestLimit)
+		if s.Rate != nil && s.Rate.Requests.Limit > 0 {
+			limit, used = s.Rate.Requests.Limit, s.Rate.Requests.Limit-s.Rate.Requests.Remaining
+		}
 		defaults(e, "requests", fmt.Sprintf("Rate limit reached for %s in organization org-faultbench on requests per min (RPM): "+
-			"Limit 500, Used 500, Requested 1. Please try again in %s. Visit https://platform.openai.com/account/rate-limits to learn more.",
-			model, WaitText(s.Wait)))
+			"Limit %d, Used %d, Requested 1. Please try again in %s. Visit https://platform.openai.com/account/rate-limits to learn more.",
+			model, limit, used, WaitText(s.Wait)))
 	case (status == 400 || status == 413 || status == 422) && wire.IsContextMessage(msg):
 		e.Code, e.Param = "context_length_exceeded", "messages"
 		defaults(e, "invalid_request_error", "")

@@ -63,6 +63,13 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 			err = openai.ReadMaxTokens(s, q, "max_output_tokens")
 		case "stream":
 			err = openai.ReadBool(s, "stream", &q.Stream)
+		case "store":
+			// null is the API's default, true; the answer echoes it.
+			store := true
+			if !s.IsNull() {
+				err = openai.ReadBool(s, "store", &store)
+			}
+			q.NoStore = !store
 		case "tools":
 			err = openai.ReadTools(s, q)
 		default:

@@ -48,14 +48,22 @@ func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte 
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `,"instructions":null,"max_output_tokens":null,"model":`...)
+	b = append(b, `,"instructions":null,"max_output_tokens":`...)
+	if r.Echo.MaxOutput > 0 {
+		b = strconv.AppendInt(b, int64(r.Echo.MaxOutput), 10)
+	} else {
+		b = append(b, "null"...)
+	}
+	b = append(b, `,"model":`...)
 	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"output":[`...)
 	if output {
 		b = appendItems(r, b, status)
 	}
 	b = append(b, `],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},`+
-		`"service_tier":"default","store":true,"temperature":1.0,"text":{"format":{"type":"text"}},"tool_choice":"auto",`+
+		`"service_tier":"default","store":`...)
+	b = strconv.AppendBool(b, !r.Echo.NoStore)
+	b = append(b, `,"temperature":1.0,"text":{"format":{"type":"text"}},"tool_choice":"auto",`+
 		`"tools":[],"top_p":1.0,"truncation":"disabled","usage":`...)
 	if output {
 		b = appendResponseUsage(b, a)
