@@ -156,6 +156,20 @@ var _ = Describe("The prompt cache", func() {
 		Expect(u.CacheCreation).To(Equal(2004))
 	})
 
+	It("caches the tools up to a tool's cache_control, before the system prompt", func() {
+		serve()
+		b, err := json.Marshal(map[string]any{
+			"model": "sonnet", "max_tokens": 100,
+			"tools": []any{map[string]any{"name": "read", "description": tokens.Text(2000),
+				"input_schema": map[string]any{"type": "object"}, "cache_control": map[string]any{"type": "ephemeral"}}},
+			"messages": []any{map[string]any{"role": "user", "content": "hi"}},
+		})
+		Expect(err).NotTo(HaveOccurred())
+		u := usageOf(to("a").send(srv, string(b))).Usage
+		Expect(u.CacheCreation).To(BeNumerically(">=", 2000))
+		Expect(usageOf(to("a").send(srv, string(b))).Usage.CacheRead).To(Equal(u.CacheCreation))
+	})
+
 	It("caches nothing shorter than min_tokens, nor for a model that declares no cache", func() {
 		serve()
 		u := usageOf(to("a").send(srv, cachedBody(500, "", false, 10))).Usage
