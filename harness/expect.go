@@ -125,6 +125,20 @@ func figure(r ledger.Result, field string) (float64, bool) {
 	case "steps":
 		return float64(r.Steps), true
 	}
+	var c ledger.Cost // a run without one billed nothing
+	if r.Cost != nil {
+		c = *r.Cost
+	}
+	switch field {
+	case "billed_usd":
+		return c.BilledUSD, true
+	case "cache_hit_ratio":
+		return c.CacheHitRatio, true
+	case "cache_read_tokens":
+		return float64(c.CacheReadTokens), true
+	case "cache_write_tokens":
+		return float64(c.CacheWriteTokens), true
+	}
 	return 0, false
 }
 

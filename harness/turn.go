@@ -211,6 +211,7 @@ func (e *env) play(ctx context.Context, j job, p plan) (ledger.Result, error) {
 func (r *live) turn(tctx context.Context, k int, engine *recovery.Engine, strategy string) (ledger.TurnResult, error) {
 	started := r.s.Now()
 	rec := ledger.NewRecorder(r.sc.Name, strategy, clock.Epoch, recovery.CountTokens)
+	rec.SetPrices(prices(r.sc))
 	r.recs[k] = rec
 	defer func() { r.recs[k] = nil }()
 	req := Conversation(r.sc.Turn) // built as the turn starts, dropped as it ends

@@ -19,6 +19,7 @@ type Recorder struct {
 	// sent is when the last request went out, if Sent said so.
 	sent    time.Time
 	hasSent bool
+	prices  Prices // SetPrices (cost.go)
 }
 
 // Sent notes that a request went out at at (on the run's clock): the
@@ -54,9 +55,12 @@ func (r *Recorder) Observe(e recovery.Event) {
 			WaitBeforeMS: e.WaitBefore.Milliseconds(),
 			AtMS:         e.Time.Sub(r.start).Milliseconds(),
 		}
+		var u Usage
 		if e.Response != nil {
 			a.OutputTokens = e.Response.OutputTokens
+			u = Usage{CacheRead: e.Response.CacheReadTokens, CacheWrite5m: e.Response.CacheWrite5mTokens, CacheWrite1h: e.Response.CacheWrite1hTokens}
 		}
+		r.price(&a, u)
 		if r.hasSent {
 			a.DurationMS = max(e.Time.Sub(r.sent).Milliseconds(), 0)
 			r.hasSent = false
@@ -117,5 +121,6 @@ func (r *Recorder) Finish(outcome Outcome, reason string, steps int) Result {
 	res.Outcome = outcome
 	res.Reason = reason
 	res.Steps = steps
+	res.Cost = costOf(len(r.prices) > 0, res.AttemptsLog, res.RepairLog)
 	return res
 }

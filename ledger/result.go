@@ -31,6 +31,12 @@ type Attempt struct {
 	// from its send to AtMS, when its result came back. 0 (left out) when
 	// it took no virtual time, and outside a workload.
 	DurationMS int64 `json:"duration_ms,omitempty"`
+	// CacheReadTokens and CacheWriteTokens are the input its answer read
+	// from the prompt cache and wrote to it; BilledUSD what it cost at
+	// its model's price (cost.go). All are left out when zero.
+	CacheReadTokens  int     `json:"cache_read_tokens,omitempty"`
+	CacheWriteTokens int     `json:"cache_write_tokens,omitempty"`
+	BilledUSD        float64 `json:"billed_usd,omitempty"`
 }
 
 // Result is what one scenario × strategy run cost. Its JSON is the stable
@@ -64,6 +70,10 @@ type Result struct {
 	RepairLog    []Attempt `json:"repair_log"`
 	// Workload sums a fleet's turns (workload.go); nil for a lone turn.
 	Workload *Workload `json:"workload,omitempty"`
+	// Cost is the billed figures (cost.go): set when the scenario's
+	// models have prices or the prompt cache was read or written, else
+	// left out.
+	Cost *Cost `json:"cost,omitempty"`
 
 	// Regret is the run's cost over its scenario's hindsight cost
 	// (docs/explore.md), set by `faultbench run --hindsight` on the plain

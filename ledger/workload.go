@@ -58,6 +58,7 @@ type TurnResult struct {
 // virtual time from the first start to the last end.
 func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration) Result {
 	res := Result{Scenario: scenario, Strategy: strategy, Outcome: OutcomeSuccess, AttemptsLog: []Attempt{}, RepairLog: []Attempt{}}
+	priced := false
 	w := &Workload{Turns: len(turns), MakespanMS: makespan.Milliseconds()}
 	lat := make([]time.Duration, 0, len(turns))
 	for i, t := range turns {
@@ -91,6 +92,7 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 		res.Adjustments += r.Adjustments
 		res.Steps += r.Steps
 		res.LoopWarnings += r.LoopWarnings
+		priced = priced || r.Cost != nil
 		for _, a := range r.AttemptsLog {
 			a.Turn = i + 1
 			res.AttemptsLog = append(res.AttemptsLog, a)
@@ -118,6 +120,7 @@ func Fleet(scenario, strategy string, turns []TurnResult, makespan time.Duration
 	slices.Sort(lat)
 	w.P50MS, w.P95MS, w.P99MS = rank(lat, 50), rank(lat, 95), rank(lat, 99)
 	res.Workload = w
+	res.Cost = costOf(priced, res.AttemptsLog, res.RepairLog)
 	return res
 }
 

@@ -25,7 +25,9 @@ import (
 // prompt's prefixes at its last LookbackBlocks message boundaries are
 // cached for 5 minutes, refreshed on a hit, with no write fee, and a hit
 // reads its tokens rounded down to a multiple of 128. A prefix shorter
-// than the model's min_tokens is never cached.
+// than the model's min_tokens is never cached. A prefix can be read once
+// the answer that wrote it has begun (after the model's first_token):
+// requests sent together all miss, and all write.
 
 // maxCacheEntries bounds the prefixes one model's cache keeps: a new one
 // past it first drops the expired ones, then the one that expires first.
@@ -56,7 +58,12 @@ type cacheEntry struct {
 	tokens  int
 	ttl     time.Duration
 	expires time.Time
-	seq     uint64 // when it was written: ties of expires drop the oldest
+	// from is when the entry can be read: once the answer that wrote it
+	// has begun (its first token), as the real API serves a prefix only
+	// after the first response that caches it starts; concurrent
+	// requests before then miss.
+	from time.Time
+	seq  uint64 // when it was written: ties of expires drop the oldest
 }
 
 // cacheUse is what an answer read from and wrote to the cache.
@@ -93,9 +100,10 @@ func (c *promptCache) reset() {
 	}
 }
 
-// use answers a request for model with prefix p at now: what it reads
-// and writes. With miss (a rule's cache: miss) it reads nothing.
-func (c *promptCache) use(model string, p *wire.Prefix, auto, miss bool, now time.Time) cacheUse {
+// use answers a request for model with prefix p at now, whose answer
+// begins at start: what it reads and writes. With miss (a rule's cache:
+// miss) it reads nothing.
+func (c *promptCache) use(model string, p *wire.Prefix, auto, miss bool, now, start time.Time) cacheUse {
 	if !c.on(model) {
 		return cacheUse{}
 	}
@@ -103,9 +111,9 @@ func (c *promptCache) use(model string, p *wire.Prefix, auto, miss bool, now tim
 	defer c.mu.Unlock()
 	mc := c.models[model]
 	if auto {
-		return mc.auto(p, miss, now)
+		return mc.auto(p, miss, now, start)
 	}
-	return mc.marked(p, miss, now)
+	return mc.marked(p, miss, now, start)
 }
 
 // hit is the longest live entry among the points of at most limit
@@ -115,7 +123,7 @@ func (mc *modelCache) hit(points []wire.Point, limit int, now time.Time) *cacheE
 		if pt.Tokens > limit || pt.Tokens < mc.min {
 			continue
 		}
-		if e := mc.entries[pt.Key]; e != nil && e.expires.After(now) && e.tokens == pt.Tokens {
+		if e := mc.entries[pt.Key]; e != nil && e.expires.After(now) && !now.Before(e.from) && e.tokens == pt.Tokens {
 			return e
 		}
 	}
@@ -123,7 +131,7 @@ func (mc *modelCache) hit(points []wire.Point, limit int, now time.Time) *cacheE
 }
 
 // marked is Anthropic's cache: only the breakpoints write.
-func (mc *modelCache) marked(p *wire.Prefix, miss bool, now time.Time) cacheUse {
+func (mc *modelCache) marked(p *wire.Prefix, miss bool, now, start time.Time) cacheUse {
 	var u cacheUse
 	if len(p.Marked) == 0 {
 		return u
@@ -144,14 +152,14 @@ func (mc *modelCache) marked(p *wire.Prefix, miss bool, now time.Time) cacheUse 
 			u.Write5m += m.Tokens - done
 		}
 		done = m.Tokens
-		mc.put(m.Key, m.Tokens, m.TTL, now)
+		mc.put(m.Key, m.Tokens, m.TTL, now, start)
 	}
 	return u
 }
 
 // auto is OpenAI's cache: every prefix is kept, and a hit is free of a
 // write.
-func (mc *modelCache) auto(p *wire.Prefix, miss bool, now time.Time) cacheUse {
+func (mc *modelCache) auto(p *wire.Prefix, miss bool, now, start time.Time) cacheUse {
 	var u cacheUse
 	if e := mc.hit(p.Bounds, int(^uint(0)>>1), now); e != nil && !miss {
 		u.Read = e.tokens / openAIChunk * openAIChunk
@@ -159,23 +167,26 @@ func (mc *modelCache) auto(p *wire.Prefix, miss bool, now time.Time) cacheUse {
 	}
 	for _, b := range p.Bounds {
 		if b.Tokens >= mc.min {
-			mc.put(b.Key, b.Tokens, openAITTL, now)
+			mc.put(b.Key, b.Tokens, openAITTL, now, start)
 		}
 	}
 	return u
 }
 
-// put writes (or renews) a prefix.
-func (mc *modelCache) put(key uint64, tokens int, ttl time.Duration, now time.Time) {
+// put writes (or renews) a prefix, readable from start.
+func (mc *modelCache) put(key uint64, tokens int, ttl time.Duration, now, start time.Time) {
 	mc.seq++
 	if e := mc.entries[key]; e != nil {
+		if !e.expires.After(now) { // expired: written anew
+			e.from = start
+		}
 		e.tokens, e.ttl, e.expires, e.seq = tokens, ttl, now.Add(ttl), mc.seq
 		return
 	}
 	if len(mc.entries) >= maxCacheEntries {
 		mc.evict(now)
 	}
-	mc.entries[key] = &cacheEntry{tokens: tokens, ttl: ttl, expires: now.Add(ttl), seq: mc.seq}
+	mc.entries[key] = &cacheEntry{tokens: tokens, ttl: ttl, expires: now.Add(ttl), from: start, seq: mc.seq}
 }
 
 // evict drops the expired prefixes, or else the one that expires first.

@@ -137,6 +137,39 @@ var _ = Describe("The prompt cache", func() {
 		Expect(u.CacheCreation).To(Equal(2000))
 	})
 
+	It("keys a message's prefix by the system prompt before it, whatever the key order", func() {
+		serve()
+		body := func(system string) string {
+			b, err := json.Marshal(map[string]any{
+				"model": "sonnet", "max_tokens": 100,
+				"messages": []any{map[string]any{"role": "user", "content": []any{map[string]any{
+					"type": "text", "text": tokens.Text(2000), "cache_control": map[string]any{"type": "ephemeral"}}}}},
+				"system": system,
+			})
+			Expect(err).NotTo(HaveOccurred())
+			return string(b)
+		}
+		usageOf(to("a").send(srv, body("system prompt A")))
+		Expect(usageOf(to("a").send(srv, body("system prompt A"))).Usage.CacheRead).To(Equal(2004))
+		u := usageOf(to("a").send(srv, body("system prompt B"))).Usage // as long, not the same
+		Expect(u.CacheRead).To(Equal(0))
+		Expect(u.CacheCreation).To(Equal(2004))
+	})
+
+	It("caches the tools up to a tool's cache_control, before the system prompt", func() {
+		serve()
+		b, err := json.Marshal(map[string]any{
+			"model": "sonnet", "max_tokens": 100,
+			"tools": []any{map[string]any{"name": "read", "description": tokens.Text(2000),
+				"input_schema": map[string]any{"type": "object"}, "cache_control": map[string]any{"type": "ephemeral"}}},
+			"messages": []any{map[string]any{"role": "user", "content": "hi"}},
+		})
+		Expect(err).NotTo(HaveOccurred())
+		u := usageOf(to("a").send(srv, string(b))).Usage
+		Expect(u.CacheCreation).To(BeNumerically(">=", 2000))
+		Expect(usageOf(to("a").send(srv, string(b))).Usage.CacheRead).To(Equal(u.CacheCreation))
+	})
+
 	It("caches nothing shorter than min_tokens, nor for a model that declares no cache", func() {
 		serve()
 		u := usageOf(to("a").send(srv, cachedBody(500, "", false, 10))).Usage
@@ -172,6 +205,18 @@ var _ = Describe("The prompt cache", func() {
 		Expect(usageOf(to("b").send(srv, body)).Usage.CacheRead).To(Equal(2000))
 		Expect(srv.Open(scName, "run1", clock.NewVirtual())).To(Succeed())
 		Expect(usageOf(to("run1").send(srv, body)).Usage.CacheRead).To(Equal(0))
+	})
+
+	It("serves a prefix only once the answer that wrote it has begun: requests sent together all write", func() {
+		m := sc.Models["sonnet"]
+		m.Speed = scenario.Speed{FirstToken: secs(2)}
+		sc.Models["sonnet"] = m
+		serve()
+		body := cachedBody(2000, "", false, 10)
+		Expect(usageOf(to("a").send(srv, body)).Usage.CacheCreation).To(Equal(2000))
+		Expect(usageOf(to("b").send(srv, body)).Usage.CacheCreation).To(Equal(2000)) // a's answer has not begun
+		clk.Advance(2 * time.Second)
+		Expect(usageOf(to("c").send(srv, body)).Usage.CacheRead).To(Equal(2000))
 	})
 
 	It("caches OpenAI prompts by itself, on an exact prefix, in chunks of 128 tokens", func() {

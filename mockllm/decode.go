@@ -62,13 +62,8 @@ func decodeBody(w http.ResponseWriter, r *http.Request, in *incoming, api wire.W
 	if err != nil {
 		return api.BodyError(err)
 	}
-	pathModel, pathStream := q.Model, q.Stream // a Router's path names them (Gemini)
 	if err := api.Decode(buf.Bytes(), q); err != nil {
-		switch {
-		case q.Model != "":
-		case pathModel != "":
-			q.Model, q.Stream = pathModel, pathStream
-		default:
+		if q.Model == "" { // a Router's wire keeps its path's model (Gemini)
 			salvage(buf.Bytes(), q)
 		}
 		return err

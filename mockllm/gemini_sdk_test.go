@@ -138,7 +138,10 @@ var _ = Describe("the Gemini SDK over loopback", func() {
 		Expect(detail(e, "RetryInfo")["retryDelay"]).To(Equal("25200s"))
 		v := detail(e, "QuotaFailure")["violations"].([]any)[0].(map[string]any)
 		Expect(v["quotaId"]).To(Equal("GenerateRequestsPerDayPerProjectPerModel"))
-		Expect(srv.Entries(scName, "g1")[0].Kind).To(Equal("quota_exhausted"))
+		e0 := srv.Entries(scName, "g1")[0]
+		Expect(e0.Kind).To(Equal("quota_exhausted"))
+		// The journal measures the client against the wait the body asks.
+		Expect(*e0.RetryAfterMS).To(Equal(int64(7 * time.Hour / time.Millisecond)))
 	})
 
 	It("turns an overload into 503 UNAVAILABLE and an input over the window into Gemini's 400", func() {

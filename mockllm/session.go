@@ -288,8 +288,8 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	switch {
 	case len(r.ToolUse) > 0:
 		s.toolAnswer(rp, q, i)
-		s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 		pace(rp, m)
+		s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 		return
 	case !r.OK && r.Status >= 400:
 		s.scriptedError(rp, &sc.Script[i], q.Model, model, t, now)
@@ -309,14 +309,15 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		}
 	}
 	s.compose(rp, q, m, purpose)
-	s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 	pace(rp, m)
+	s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 }
 
 // cached has the answer read and write the model's prompt cache
-// (cache.go) and report it in its usage.
+// (cache.go) and report it in its usage; what it writes can be read
+// once it begins, after its first token (pace sets rp.lag).
 func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, now time.Time) {
-	u := s.quota.cache.use(model, &q.Cache, rp.api.Spec().CacheAuto, miss, now)
+	u := s.quota.cache.use(model, &q.Cache, rp.api.Spec().CacheAuto, miss, now, now.Add(rp.lag))
 	rp.Ans.CacheRead, rp.Ans.CacheWrite5m, rp.Ans.CacheWrite1h = u.Read, u.Write5m, u.Write1h
 }
 

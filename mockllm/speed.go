@@ -82,8 +82,8 @@ func (s *session) admitted(rp *reply, q *wire.Request, model string, m scenario.
 		return
 	}
 	s.compose(rp, q, m, purpose)
-	s.cached(rp, q, model, false, now)
 	pace(rp, m)
+	s.cached(rp, q, model, false, now)
 	s.quota.settle(tk, rp.Ans.Output, now.Add(rp.lag+rp.gen))
 }
 

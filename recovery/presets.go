@@ -185,6 +185,12 @@ func ClassifyFleet() Strategy {
 // heartbeats, 6 h bound) is off, as it is unless the user asks for it;
 // strategies/claude-code-persistent.yaml turns it on. Truncated answers are
 // handed back: the reference describes no max_tokens escalation.
+//
+// Claude Code caches its prompt by default, with the 5-minute lifetime
+// unless ENABLE_PROMPT_CACHING_1H asks an hour (docs/cost.md); where it
+// puts its breakpoints the sources do not say, so the preset marks the
+// system prompt and the last user message, the places Anthropic's guide
+// gives for a conversation.
 func ClaudeCode() Strategy {
 	return Strategy{
 		Name:                  "claude-code",
@@ -207,6 +213,7 @@ func ClaudeCode() Strategy {
 		AdjustFloor:           3000,
 		AdjustWithinStep:      true,
 		ClampMaxTokens:        true,
+		PromptCache:           PromptCache{Breakpoints: []Breakpoint{BreakpointSystem, BreakpointLastUser}},
 	}
 }
 

@@ -28,6 +28,10 @@ type Message struct {
 	Text        string
 	ToolCalls   []ToolCall   // assistant only
 	ToolResults []ToolResult // user only; sent before the text
+	// Cache marks a prompt-cache breakpoint at the message's last block,
+	// with that lifetime (0: none). The engine leaves it 0; a provider
+	// sets it from Request.Cache (PromptCache.Marked).
+	Cache time.Duration
 }
 
 // ToolCall is one tool_use block: the model asks for tool Name with the
@@ -59,11 +63,15 @@ type Request struct {
 	// ShedBackground drops it on the first overload instead of adding to
 	// the load. Providers do not send it.
 	Background bool
+	// Cache is the strategy's prompt cache marks (PromptCache), which a
+	// provider whose API wants them sends.
+	Cache PromptCache
 }
 
 // Clone returns a copy whose Messages can be changed without touching r's.
 func (r Request) Clone() Request {
 	r.Messages = append([]Message(nil), r.Messages...)
+	r.Cache.Breakpoints = append([]Breakpoint(nil), r.Cache.Breakpoints...)
 	return r
 }
 
@@ -76,7 +84,15 @@ type Response struct {
 	StopReason   string     // end_turn, max_tokens, stop_sequence, tool_use, refusal, ...
 	InputTokens  int
 	OutputTokens int
-	Header       http.Header
+	// CacheReadTokens is the input the provider read from its prompt
+	// cache; CacheWrite5mTokens and CacheWrite1hTokens what it wrote
+	// there, by lifetime (docs/cost.md). InputTokens is what the API
+	// reports as input: on Anthropic's wire the rest, on OpenAI's the
+	// whole input, cached tokens included.
+	CacheReadTokens    int
+	CacheWrite5mTokens int
+	CacheWrite1hTokens int
+	Header             http.Header
 }
 
 // Provider sends one request and returns the answer. An answer with an

@@ -286,6 +286,10 @@ type Strategy struct {
 	// AdaptiveLimiter bounds the requests in flight with a limit cut on
 	// 429 and 529 and grown on success (AIMD).
 	AdaptiveLimiter AdaptiveLimiter
+
+	// PromptCache is how the strategy marks its prompt for the
+	// provider's prompt cache (cache.go); the zero value marks nothing.
+	PromptCache PromptCache
 }
 
 // DefaultStepCap is the step cap of a strategy that sets none: the
@@ -409,6 +413,7 @@ func (s Strategy) Clone() Strategy {
 	s.RetryStatuses = slices.Clone(s.RetryStatuses)
 	s.FallbackOn = slices.Clone(s.FallbackOn)
 	s.RoundRetry = slices.Clone(s.RoundRetry)
+	s.PromptCache.Breakpoints = slices.Clone(s.PromptCache.Breakpoints)
 	return s
 }
 

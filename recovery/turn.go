@@ -205,6 +205,7 @@ func permanentKind(k Kind) bool {
 // and classifies the result.
 func (t *turn) send(ctx context.Context, typ EventType) (*Response, Failure) {
 	req := t.req
+	req.Cache = t.s.PromptCache
 	if typ == EventAttempt {
 		t.res.Attempts++
 		t.step++

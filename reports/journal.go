@@ -7,17 +7,39 @@ import (
 	"strconv"
 	"strings"
 	"time"
-
-	"github.com/faultbench/faultbench/mockllm"
 )
 
 // maxStatuses is how many statuses a row of the journal table shows.
 const maxStatuses = 12
 
+// Session is one session of a served journal in a line, as the mock sums
+// it up (mockllm.SessionSummary has the same fields, so one converts to
+// the other): reports reads no package of the mock for it.
+type Session struct {
+	Scenario string
+	Session  string
+	// Wires lists the APIs the session's requests came by, in order of
+	// first use.
+	Wires    []string
+	Requests int
+	// Statuses is what each request got: its status, or its kind when no
+	// status came.
+	Statuses     []string
+	InputTokens  int
+	OutputTokens int
+	// SpanMS is the time of the last request since the session began.
+	SpanMS int64
+	// RetryAfterAsked counts the answers that asked for a wait and were
+	// followed by another request; RetryAfterHonored those whose next
+	// request waited at least that.
+	RetryAfterAsked   int
+	RetryAfterHonored int
+}
+
 // Journal writes a served journal as a ledger, one row per session: what a
 // client did against `faultbench serve` — its requests, what each got, the
 // tokens it submitted, and how often it waited what retry-after asked.
-func Journal(w io.Writer, sessions []mockllm.SessionSummary) error {
+func Journal(w io.Writer, sessions []Session) error {
 	var buf bytes.Buffer
 	buf.WriteString("\n== journal ==\n\n")
 	if len(sessions) == 0 {

@@ -4,13 +4,11 @@ import (
 	"bytes"
 	"strings"
 	"testing"
-
-	"github.com/faultbench/faultbench/mockllm"
 )
 
 func TestJournalTable(t *testing.T) {
 	var buf bytes.Buffer
-	err := Journal(&buf, []mockllm.SessionSummary{{
+	err := Journal(&buf, []Session{{
 		Scenario: "rate-limit-burst", Session: "default", Wires: []string{"anthropic"}, Requests: 14,
 		Statuses:    strings.Fields("429 429 429 429 429 429 429 429 429 429 429 429 429 200"),
 		InputTokens: 378000, OutputTokens: 800, SpanMS: 10500, RetryAfterAsked: 13, RetryAfterHonored: 1,

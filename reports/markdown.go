@@ -166,6 +166,11 @@ func writeMarkdownSummary(buf *bytes.Buffer, c comparison) {
 		renderMarkdown(buf, header, rows, len(header))
 		buf.WriteString("\n_" + markdownText(note) + "_\n\n")
 	}
+	if header, rows := c.costRows(); len(rows) > 0 {
+		buf.WriteString("### Cost: billed dollars and cache hit ratio\n\n")
+		renderMarkdown(buf, header, rows, len(header))
+		buf.WriteString("\n_" + markdownText(costGridNote) + "_\n\n")
+	}
 }
 
 // markdownScenario is one scenario's <details> block: its outcomes in the

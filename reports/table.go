@@ -159,6 +159,7 @@ func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Exp
 		buf.WriteString(wrapLines(note))
 		buf.WriteByte('\n')
 	}
+	writeCostGrid(buf, c)
 	switch {
 	case opts.Details:
 		for _, sc := range c.g.scenarios {
@@ -423,6 +424,9 @@ func scenarioRows(g grouped, scenario string, all bool, exp map[key]Expectation)
 			shown = append(shown[:len(shown):len(shown)], agentMetrics...)
 			break
 		}
+	}
+	if hasCost(g, scenario) {
+		shown = append(shown[:len(shown):len(shown)], costMetrics...)
 	}
 	if hasRegret(g) {
 		shown = append(shown[:len(shown):len(shown)], regretMetric)

@@ -126,8 +126,10 @@ func (m OutcomeMatch) Holds(outcome string) bool {
 // NamedBudget is one budget of an expect block and the field it limits,
 // named as in the file: attempts, wait (milliseconds, to compare with
 // ledger.Result.WaitMS), submitted_input_tokens, repair_input_tokens,
-// repair_calls, fallbacks, escalations, compactions, steps, and for a
-// workload makespan and p99 (milliseconds) and wasted_input_tokens.
+// repair_calls, fallbacks, escalations, compactions, steps, for a
+// workload makespan and p99 (milliseconds) and wasted_input_tokens, and
+// the cost's billed_usd, cache_hit_ratio, cache_read_tokens and
+// cache_write_tokens (docs/cost.md).
 type NamedBudget struct {
 	Field string
 	Budget
@@ -162,21 +164,26 @@ type expectField struct {
 	value    string
 	duration bool // the value is a time and needs a unit
 	workload bool // a workload's figure: refused on a scenario without one
+	priced   bool // a price's figure: refused on a scenario without prices
 }
 
 func (e Expect) fields() []expectField {
 	return []expectField{
-		{"attempts", e.Attempts, false, false},
-		{"wait", e.Wait, true, false},
-		{"submitted_input_tokens", e.SubmittedInputTokens, false, false},
-		{"repair_input_tokens", e.RepairInputTokens, false, false},
-		{"repair_calls", e.RepairCalls, false, false},
-		{"fallbacks", e.Fallbacks, false, false},
-		{"escalations", e.Escalations, false, false},
-		{"compactions", e.Compactions, false, false},
-		{"steps", e.Steps, false, false},
-		{"makespan", e.Makespan, true, true},
-		{"p99", e.P99, true, true},
-		{"wasted_input_tokens", e.WastedInputTokens, false, true},
+		{"attempts", e.Attempts, false, false, false},
+		{"wait", e.Wait, true, false, false},
+		{"submitted_input_tokens", e.SubmittedInputTokens, false, false, false},
+		{"repair_input_tokens", e.RepairInputTokens, false, false, false},
+		{"repair_calls", e.RepairCalls, false, false, false},
+		{"fallbacks", e.Fallbacks, false, false, false},
+		{"escalations", e.Escalations, false, false, false},
+		{"compactions", e.Compactions, false, false, false},
+		{"steps", e.Steps, false, false, false},
+		{"makespan", e.Makespan, true, true, false},
+		{"p99", e.P99, true, true, false},
+		{"wasted_input_tokens", e.WastedInputTokens, false, true, false},
+		{"billed_usd", e.BilledUSD, false, false, true},
+		{"cache_hit_ratio", e.CacheHitRatio, false, false, true},
+		{"cache_read_tokens", e.CacheReadTokens, false, false, false},
+		{"cache_write_tokens", e.CacheWriteTokens, false, false, false},
 	}
 }

@@ -97,3 +97,13 @@ func (v *validator) cost(path string, m Model) {
 		}
 	}
 }
+
+// priced reports whether any model of s has a price.
+func priced(s *Scenario) bool {
+	for _, m := range s.Models {
+		if m.Price != nil {
+			return true
+		}
+	}
+	return false
+}

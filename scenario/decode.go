@@ -174,6 +174,15 @@ func (d *decoder) decode(n ast.Node, v reflect.Value, path string) {
 		d.decodeInt(n, v, path)
 	case reflect.Bool:
 		d.decodeBool(n, v, path)
+	case reflect.Float64:
+		d.decodeFloat(n, v, path)
+	case reflect.Pointer:
+		// An optional block or value (models.<name>.cache): given, it is
+		// there even when empty.
+		if v.IsNil() {
+			v.Set(reflect.New(v.Type().Elem()))
+		}
+		d.decode(n, v.Elem(), path)
 	default:
 		// Only reached if types.go gains a field of a kind the decoder
 		// has not learned; fail loudly rather than drop the value.
@@ -292,6 +301,22 @@ func (d *decoder) decodeInt(n ast.Node, v reflect.Value, path string) {
 		d.typeError(n, path, "want a whole number, got string %s", quote(x.Value))
 	default:
 		d.typeError(n, path, "want a whole number, got %s", describe(n))
+	}
+}
+
+func (d *decoder) decodeFloat(n ast.Node, v reflect.Value, path string) {
+	switch x := n.(type) {
+	case *ast.FloatNode:
+		v.SetFloat(x.Value)
+	case *ast.IntegerNode:
+		switch i := x.Value.(type) {
+		case int64:
+			v.SetFloat(float64(i))
+		case uint64:
+			v.SetFloat(float64(i))
+		}
+	default:
+		d.typeError(n, path, "want a number, got %s", describe(n))
 	}
 }
 

@@ -231,6 +231,14 @@ type Expect struct {
 	Makespan          string `yaml:"makespan"`
 	P99               string `yaml:"p99"`
 	WastedInputTokens string `yaml:"wasted_input_tokens"`
+	// BilledUSD limits the dollars billed and CacheHitRatio the share of
+	// the billed input read from the prompt cache (0 to 1); both need a
+	// scenario whose models have prices (docs/cost.md). CacheReadTokens
+	// and CacheWriteTokens limit the cache's tokens.
+	BilledUSD        string `yaml:"billed_usd"`
+	CacheHitRatio    string `yaml:"cache_hit_ratio"`
+	CacheReadTokens  string `yaml:"cache_read_tokens"`
+	CacheWriteTokens string `yaml:"cache_write_tokens"`
 }
 
 // Duration is a time.Duration written as "30s", "1m30s" or "500ms" in YAML.

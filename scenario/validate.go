@@ -149,7 +149,7 @@ func (v *validator) scenario(s *Scenario) {
 		v.rule(s, fmt.Sprintf("script[%d]", i), r)
 	}
 	for _, name := range slices.Sorted(maps.Keys(s.Expect)) {
-		v.expect(keyPath("expect", name), name, s.Expect[name], !s.Workload.IsZero())
+		v.expect(keyPath("expect", name), name, s.Expect[name], !s.Workload.IsZero(), priced(s))
 	}
 }
 
@@ -436,7 +436,7 @@ func validHeaderName(s string) bool {
 
 // expect checks one strategy's budgets; fleet says whether the scenario
 // has a workload, without which a workload's figure has no value.
-func (v *validator) expect(path, strategy string, e Expect, fleet bool) {
+func (v *validator) expect(path, strategy string, e Expect, fleet, priced bool) {
 	if strings.TrimSpace(strategy) == "" {
 		v.errorf(path, "a strategy name is required as the key")
 	}
@@ -453,6 +453,8 @@ func (v *validator) expect(path, strategy string, e Expect, fleet bool) {
 		switch {
 		case f.workload && !fleet:
 			v.errorf(path+"."+f.name, "%s is a workload's figure, and the scenario has no workload", f.name)
+		case f.priced && !priced:
+			v.errorf(path+"."+f.name, "%s needs prices: give the scenario's models a price (models.<name>.price)", f.name)
 		case err != nil:
 			v.errorf(path+"."+f.name, "%v", err)
 		case f.duration && !b.IsDuration() && b.Value != 0:

@@ -49,10 +49,14 @@ type Start struct {
 // The ceilings of a workload, so that a typo cannot ask for a billion
 // goroutines.
 const (
-	// MaxTurns is the most turns a workload may have.
-	MaxTurns = 1_000_000
-	// MaxConcurrency is the most turns a workload may have in flight.
-	MaxConcurrency = 10_000
+	// MaxTurns is the most turns a workload may have: 1,000, as many as
+	// the largest fleet the repository runs (scenarios-large). Every turn
+	// may retry, and at 1,000,000 a ten-line file ran for minutes and past
+	// a gigabyte (docs/security.md).
+	MaxTurns = 1_000
+	// MaxConcurrency is the most turns a workload may have in flight: all
+	// of them.
+	MaxConcurrency = MaxTurns
 	// MaxEvery is the longest start.every: a day between two turns' starts,
 	// so that the last start of the most turns stays within time's range.
 	MaxEvery = 24 * time.Hour

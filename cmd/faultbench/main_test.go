@@ -18,7 +18,7 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 // The default suite's answer is at the top and fits where it goes: the
-// table in 300 lines, the Markdown in a GitHub comment, the baseline in
+// table in 330 lines, the Markdown in a GitHub comment, the baseline in
 // 200 KB; no verdict names a strategy that did not succeed when another
 // did. One run; the other formats come from its JSON through merge.
 func TestRunDefaultSuiteFitsAndNeverCrownsAFailure(t *testing.T) {
@@ -36,8 +36,8 @@ func TestRunDefaultSuiteFitsAndNeverCrownsAFailure(t *testing.T) {
 		return out
 	}
 	table := merge("table")
-	if n := strings.Count(table, "\n"); n > 300 {
-		t.Errorf("the default table is %d lines, more than 300", n)
+	if n := strings.Count(table, "\n"); n > 330 {
+		t.Errorf("the default table is %d lines, more than 330", n)
 	}
 	for _, want := range []string{"Single turns, ", "\nAgainst classify ", "\nFleets, ", "== summary: single turns ==",
 		"== summary: fleets ==", "== grid: single turns ==", "== grid: fleets ==", "| blind ", "| classify "} {

@@ -105,7 +105,12 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	<-ctx.Done()
 	closeErr := ep.Close()
 	var buf bytes.Buffer
-	if err := reports.Journal(&buf, mockllm.Summarize(srv.Journal())); err != nil {
+	sums := mockllm.Summarize(srv.Journal())
+	sessions := make([]reports.Session, len(sums))
+	for i, s := range sums {
+		sessions[i] = reports.Session(s)
+	}
+	if err := reports.Journal(&buf, sessions); err != nil {
 		return err
 	}
 	if _, err := stdout.Write(buf.Bytes()); err != nil {

@@ -125,7 +125,7 @@ var floors = map[string][]string{
 	"mockllm/internal/...":  {"internal", "scenario", "mockllm/internal"},
 	"ledger":                {"internal", "recovery"},
 	"harness":               {"internal", "ledger", "mockllm", "recovery", "scenario"},
-	"reports":               {"internal", "ledger", "mockllm"},
+	"reports":               {"internal", "ledger"},
 	"grade":                 {"internal", "ledger", "mockllm", "scenario"},
 	"mockllm/mocktest":      {"internal", "grade", "harness", "ledger", "mockllm", "scenario"},
 	"proptest/property":     {"internal", "ledger", "recovery", "scenario"},

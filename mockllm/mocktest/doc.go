@@ -13,8 +13,9 @@
 // WithClock gives it a clock of your own (a fake clock your agent also
 // sleeps on, so that a scripted retry-after costs no real time).
 //
-// BaseURL is the Anthropic SDK's base URL for the scenario, OpenAIBaseURL
-// the OpenAI SDK's (Chat Completions and the Responses API). Entries and
+// BaseURL is the Anthropic and the Gemini SDK's base URL for the
+// scenario, OpenAIBaseURL the OpenAI SDK's (Chat Completions and the
+// Responses API). Entries and
 // Requests are the journal (docs/wire.md), Summary sums it up, Result
 // reads it as a strategy's ledger.Result (as `faultbench grade` does).
 // AssertExpect holds the journal to the scenario's expect block for

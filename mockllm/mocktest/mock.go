@@ -121,8 +121,9 @@ func (m *Mock) Session(name string) *Mock {
 }
 
 // BaseURL is the scenario's base URL, http://127.0.0.1:PORT/<scenario>/
-// (a Session's: .../<scenario>/s/<session>/): the Anthropic SDK's base
-// URL, its requests going to v1/messages under it.
+// (a Session's: .../<scenario>/s/<session>/): the base URL of the
+// Anthropic SDK (its requests go to v1/messages under it) and of the
+// Gemini SDK (genai.HTTPOptions.BaseURL; v1beta/models/...).
 func (m *Mock) BaseURL() string {
 	if m.session == "" {
 		return m.endpoint.BaseURL(m.scenario.Name)

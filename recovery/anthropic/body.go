@@ -12,11 +12,11 @@ import (
 // (The SDK's encoder appends a message's own encoding verbatim into the
 // request's, which is what makes the splice exact.)
 func (p *Provider) body(req recovery.Request) ([]byte, error) {
-	head := wirecache.Head{Model: req.Model, System: req.System, MaxTokens: req.MaxTokens}
+	head := wirecache.Head{Model: req.Model, System: req.System, MaxTokens: req.MaxTokens, SystemCache: systemCache(req)}
 	return p.cache.Body(head, func() (wirecache.Frame, error) {
 		b, err := headParams(req).MarshalJSON()
 		return wirecache.Frame{Skeleton: b}, err
-	}, req.Messages, encodeMessage)
+	}, req.Cache.Marked(req.Messages), encodeMessage)
 }
 
 func encodeMessage(i int, m recovery.Message) ([]byte, error) {

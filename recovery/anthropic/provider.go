@@ -111,7 +111,7 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 func messageParams(req recovery.Request) (anthropic.MessageNewParams, error) {
 	params := headParams(req)
 	params.Messages = make([]anthropic.MessageParam, 0, len(req.Messages))
-	for i, m := range req.Messages {
+	for i, m := range req.Cache.Marked(req.Messages) {
 		mp, err := messageParam(i, m)
 		if err != nil {
 			return params, err
@@ -130,6 +130,9 @@ func headParams(req recovery.Request) anthropic.MessageNewParams {
 	}
 	if req.System != "" {
 		params.System = []anthropic.TextBlockParam{{Text: req.System}}
+		if ttl := systemCache(req); ttl > 0 {
+			params.System[0].CacheControl = cacheControl(ttl)
+		}
 	}
 	return params
 }
@@ -164,6 +167,7 @@ func contentBlocks(m recovery.Message) []anthropic.ContentBlockParamUnion {
 		}
 		blocks = append(blocks, anthropic.NewToolUseBlock(c.ID, input, c.Name))
 	}
+	markLast(blocks, m.Cache)
 	return blocks
 }
 
@@ -187,6 +191,7 @@ func response(msg *anthropic.Message, httpResp *http.Response) *recovery.Respons
 		InputTokens:  int(msg.Usage.InputTokens),
 		OutputTokens: int(msg.Usage.OutputTokens),
 	}
+	cacheUsage(resp, msg.Usage)
 	if httpResp != nil {
 		resp.Header = httpResp.Header
 	}

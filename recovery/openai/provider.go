@@ -165,10 +165,11 @@ func messageParams(i int, m recovery.Message) ([]sdk.ChatCompletionMessageParamU
 
 func response(c *sdk.ChatCompletion, httpResp *http.Response) *recovery.Response {
 	resp := &recovery.Response{
-		ID:           c.ID,
-		Model:        c.Model,
-		InputTokens:  int(c.Usage.PromptTokens),
-		OutputTokens: int(c.Usage.CompletionTokens),
+		ID:              c.ID,
+		Model:           c.Model,
+		InputTokens:     int(c.Usage.PromptTokens),
+		OutputTokens:    int(c.Usage.CompletionTokens),
+		CacheReadTokens: int(c.Usage.PromptTokensDetails.CachedTokens),
 	}
 	if len(c.Choices) > 0 {
 		ch := c.Choices[0]

@@ -87,12 +87,13 @@ func responseParams(req recovery.Request) (responses.ResponseNewParams, error) {
 // tools, else stop.
 func responseOf(r *responses.Response, httpResp *http.Response) *recovery.Response {
 	resp := &recovery.Response{
-		ID:           r.ID,
-		Model:        string(r.Model),
-		Text:         r.OutputText(),
-		InputTokens:  int(r.Usage.InputTokens),
-		OutputTokens: int(r.Usage.OutputTokens),
-		StopReason:   "stop",
+		ID:              r.ID,
+		Model:           string(r.Model),
+		Text:            r.OutputText(),
+		InputTokens:     int(r.Usage.InputTokens),
+		OutputTokens:    int(r.Usage.OutputTokens),
+		CacheReadTokens: int(r.Usage.InputTokensDetails.CachedTokens),
+		StopReason:      "stop",
 	}
 	for _, item := range r.Output {
 		if item.Type == "function_call" {

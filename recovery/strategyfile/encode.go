@@ -112,6 +112,7 @@ func Marshal(s recovery.Strategy) []byte {
 	line(1, "no_progress_break", strconv.Itoa(g.NoProgressBreak))
 	line(0, "step_cap", strconv.Itoa(s.StepCap))
 	marshalPolicies(s, line, group)
+	marshalCache(s, line, group)
 	return []byte(b.String())
 }
 

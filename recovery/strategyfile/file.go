@@ -41,6 +41,7 @@ type doc struct {
 	RetryBudget     *retryBudget     `yaml:"retry_budget"`
 	CircuitBreaker  *circuitBreaker  `yaml:"circuit_breaker"`
 	AdaptiveLimiter *adaptiveLimiter `yaml:"adaptive_limiter"`
+	PromptCache     *promptCache     `yaml:"prompt_cache"`
 
 	// Options that reproduce a source where it differs from classify.
 	ShouldRetryPermanent *bool `yaml:"should_retry_permanent"` // x-should-retry: true resends permanent failures too
@@ -333,4 +334,5 @@ func (f *doc) write(s *recovery.Strategy) {
 	}
 	set(&s.StepCap, f.StepCap)
 	f.writePolicies(s)
+	f.writeCache(s)
 }

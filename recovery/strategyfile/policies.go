@@ -2,6 +2,10 @@ package strategyfile
 
 import (
 	"strconv"
+	"strings"
+	"time"
+
+	"github.com/goccy/go-yaml/ast"
 
 	"github.com/faultbench/faultbench/recovery"
 )
@@ -110,4 +114,83 @@ func marshalPolicies(s recovery.Strategy, line func(int, string, string), group 
 	line(1, "min_limit", strconv.Itoa(a.MinLimit))
 	line(1, "max_limit", strconv.Itoa(a.MaxLimit))
 	line(1, "backoff_ratio", num(a.BackoffRatio))
+}
+
+// promptCache is how the strategy marks its prompt for the provider's
+// prompt cache: the breakpoints and their lifetime (5m or 1h).
+type promptCache struct {
+	Breakpoints *[]breakpoint `yaml:"breakpoints"`
+	TTL         *cacheTTL     `yaml:"ttl"`
+}
+
+// breakpoint is a recovery.Breakpoint by its name.
+type breakpoint recovery.Breakpoint
+
+func (b *breakpoint) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "a cache breakpoint")
+	if err != nil {
+		return err
+	}
+	v, perr := recovery.ParseBreakpoint(s)
+	if perr != nil {
+		return badValue(n, "unknown cache breakpoint %s (known: %s, %s)", short(s), recovery.BreakpointSystem, recovery.BreakpointLastUser)
+	}
+	*b = breakpoint(v)
+	return nil
+}
+
+// cacheTTL is a cache lifetime: 5m or 1h, the two the APIs take.
+type cacheTTL time.Duration
+
+func (t *cacheTTL) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "a cache lifetime, 5m or 1h")
+	if err != nil {
+		return err
+	}
+	switch s {
+	case "5m":
+		*t = cacheTTL(recovery.CacheTTL5m)
+	case "1h":
+		*t = cacheTTL(recovery.CacheTTL1h)
+	default:
+		return badValue(n, "a cache lifetime is 5m or 1h, got %s", short(s))
+	}
+	return nil
+}
+
+// writeCache writes the prompt_cache block over s.
+func (f *doc) writeCache(s *recovery.Strategy) {
+	c := f.PromptCache
+	if c == nil {
+		return
+	}
+	if c.Breakpoints != nil {
+		s.PromptCache.Breakpoints = nil
+		for _, b := range *c.Breakpoints {
+			if !s.PromptCache.Has(recovery.Breakpoint(b)) {
+				s.PromptCache.Breakpoints = append(s.PromptCache.Breakpoints, recovery.Breakpoint(b))
+			}
+		}
+	}
+	if c.TTL != nil {
+		s.PromptCache.TTL = time.Duration(*c.TTL)
+		if s.PromptCache.TTL == recovery.CacheTTL5m {
+			s.PromptCache.TTL = 0 // the default, as the presets say it
+		}
+	}
+}
+
+// marshalCache writes the prompt_cache block, every field spelt out.
+func marshalCache(s recovery.Strategy, line func(int, string, string), group func(string)) {
+	group("prompt_cache")
+	names := make([]string, 0, len(s.PromptCache.Breakpoints))
+	for _, b := range s.PromptCache.Breakpoints {
+		names = append(names, string(b))
+	}
+	line(1, "breakpoints", "["+strings.Join(names, ", ")+"]")
+	ttl := "5m"
+	if s.PromptCache.Lifetime() >= recovery.CacheTTL1h {
+		ttl = "1h"
+	}
+	line(1, "ttl", ttl)
 }

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"sync"
+	"time"
 
 	"github.com/faultbench/faultbench/recovery"
 )
@@ -79,6 +80,9 @@ type Head struct {
 	System    string
 	MaxTokens int
 	Legacy    bool // OpenAI's max_tokens instead of max_completion_tokens
+	// SystemCache is the lifetime of the system prompt's cache
+	// breakpoint (0: none).
+	SystemCache time.Duration
 }
 
 // Frame is the encoding of a request's Head: the SDK's JSON of the request
@@ -147,7 +151,7 @@ func (f Frame) Body(msgs [][]byte) ([]byte, error) {
 // same reports whether a and b are the same message, by content. Texts
 // that share their bytes compare at once.
 func same(a, b recovery.Message) bool {
-	if a.Role != b.Role || a.Text != b.Text || len(a.ToolCalls) != len(b.ToolCalls) || len(a.ToolResults) != len(b.ToolResults) {
+	if a.Role != b.Role || a.Text != b.Text || a.Cache != b.Cache || len(a.ToolCalls) != len(b.ToolCalls) || len(a.ToolResults) != len(b.ToolResults) {
 		return false
 	}
 	for i, x := range a.ToolCalls {

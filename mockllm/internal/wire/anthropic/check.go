@@ -90,8 +90,8 @@ func anthropicMessages(s *wire.Scanner) *wire.Error {
 			if len(prev.uses) == 0 {
 				return nil
 			}
-			clear(answered)
 			if cur != nil {
+				answered = reuse(answered, len(cur.results))
 				for _, r := range cur.results {
 					answered[r.id] = struct{}{}
 				}
@@ -142,7 +142,7 @@ func anthropicMessages(s *wire.Scanner) *wire.Error {
 			bad = pending(i, &cur)
 		}
 		prev = cur
-		clear(uses)
+		uses = reuse(uses, len(prev.uses))
 		for _, id := range prev.uses {
 			uses[id] = struct{}{}
 		}
@@ -154,6 +154,17 @@ func anthropicMessages(s *wire.Scanner) *wire.Error {
 		return wire.InvalidRequest("messages: at least one message is required")
 	}
 	return pending(n, nil)
+}
+
+// reuse empties a set for n ids: cleared when it is small, made anew with
+// room for n when n is large, so that 80,000 ids go in without the set
+// growing (and rehashing) a dozen times.
+func reuse(set map[string]struct{}, n int) map[string]struct{} {
+	if n > 64 {
+		return make(map[string]struct{}, n)
+	}
+	clear(set)
+	return set
 }
 
 func emptyContent(i int) *wire.Error {

@@ -22,12 +22,21 @@ import (
 const minOutputTokens = 16
 
 // Decode reads and checks a Responses API body. Of a key given twice, the
-// last counts, as encoding/json reads it.
+// last counts, as encoding/json reads it. A body that is no JSON is
+// unparsable whatever else is wrong with it; the whole body is validated
+// apart only when the one pass failed or stopped short, so a good body is
+// read once.
 func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
-	if !json.Valid(b) {
+	s := wire.NewScanner(b)
+	err := decode(s, q)
+	if (err != nil || !s.End()) && !json.Valid(b) {
+		*q = wire.Request{}
 		return openai.Unparsable()
 	}
-	s := wire.NewScanner(b)
+	return err
+}
+
+func decode(s *wire.Scanner, q *wire.Request) *wire.Error {
 	if err := openai.Open(s); err != nil {
 		return err
 	}

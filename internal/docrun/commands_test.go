@@ -1,0 +1,51 @@
+package docrun
+
+// What the test does not run as written, and why: each entry names its
+// file and a piece of the command's text. The test prints every skip, and
+// fails on an entry that matches no command.
+var skips = []struct{ file, match, why string }{
+	{"README.md", "go test -race ./...", "the whole test suite: .ci/run runs it"},
+	{"README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
+	{"docs/README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
+	{"docs/grade.md", "node client.mjs", "a client of yours, which the docs do not ship"},
+	{"docs/grade.md", "python agent.py", "a client of yours, which the docs do not ship"},
+	{"docs/grade.md", "./agent", "a client of yours, which the docs do not ship"},
+	{"docs/mutation.md", "go run ./internal/mutate", "the mutation run: minutes to an hour in the repository (docs/mutation.md)"},
+	{"docs/performance.md", "-bench", "benchmarks: minutes of CPU, measured by hand"},
+	{"docs/performance.md", "mkdir -p /tmp/sc1700", "a measurement of 1,700 scenarios: minutes"},
+	{"docs/performance.md", "while [ $i -lt 1700 ]", "a measurement of 1,700 scenarios: minutes"},
+	{"docs/performance.md", "i=0; files=", "a measurement of 1,700 scenarios: minutes"},
+	{"docs/performance.md", "go build -o /tmp/faultbench", "a measurement of 1,700 scenarios: minutes"},
+	{"docs/performance.md", "/tmp/sc1700", "a measurement of 1,700 scenarios: minutes"},
+	{"docs/performance.md", "<commit>", "a benchmark comparison against a commit you choose"},
+	{"docs/performance.md", "../base", "a benchmark comparison against a commit you choose"},
+	{"docs/performance.md", "go test -c -o /tmp/h", "benchmarks: minutes of CPU, measured by hand"},
+	{"docs/performance.md", "for round in", "a benchmark comparison against a commit you choose"},
+	{"docs/performance.md", "for c in", "benchmarks: minutes of CPU, measured by hand"},
+	{"docs/performance.md", "/tmp/h.test", "benchmarks: minutes of CPU, measured by hand"},
+	{"docs/properties.md", "RAPID_CHECKS=1000", "the deep property run: many minutes (CI runs it at 100 checks)"},
+	{"docs/reports.md", "chromium", "needs chromium; TestHTMLInChromium opens the report in it in CI"},
+	{"docs/security.md", "go build -o /tmp/faultbench", "a measurement of the ceilings: each file runs up to its 10 s bound"},
+	{"docs/security.md", "testdata/ceilings", "a measurement of the ceilings: each file runs up to its 10 s bound"},
+	{"docs/security.md", "FAULTBENCH_STRESS=1", "stress tests: minutes and gigabytes, run by hand"},
+	{"docs/security.md", "-bench ParseAtCeilings", "a benchmark, measured by hand"},
+	{"docs/wire.md", "npm ci", "installs packages over the network; .ci/run runs the Node suite"},
+	{"docs/wire.md", "node --test", "the Node suite, which needs the packages npm ci installs; .ci/run runs it"},
+}
+
+// exits are the commands the docs show exiting other than 0.
+var exits = []struct {
+	file, match string
+	code        int
+	why         string
+}{
+	{"README.md", "run --check --strategies blind,classify explored/", 1, `the sample prints "faultbench: 4 broken budgets": the explored budgets fail today`},
+}
+
+// rewrites are the changes the test makes to a command before it runs it.
+var rewrites = []struct{ old, new, why string }{
+	{"go run ./cmd/faultbench", "faultbench", "the binary built from this checkout, first on PATH"},
+	{"go install ./cmd/faultbench", `(cd "$FAULTBENCH_REPO" && GOBIN="$FAULTBENCH_BIN" go install ./cmd/faultbench)`, "installs into the test's own bin folder, first on PATH"},
+	{"cd /some/empty/folder", `cd "$(mktemp -d)"`, "the docs' placeholder for an empty folder"},
+	{"127.0.0.1:8080", "$FAULTBENCH_ADDR", "serve listens on a free port, not 8080"},
+}
