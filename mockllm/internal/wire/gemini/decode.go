@@ -211,8 +211,19 @@ func (d *decoder) part(path at) (int, string, *wire.Error) {
 	return tokens, kind, nil
 }
 
-// call reads a FunctionCall: its name is required, its args count.
-func (d *decoder) call(path at) (int, *wire.Error) {
+// call reads a FunctionCall: its name is required, the raw JSON of its
+// args counts.
+func (d *decoder) call(path at) (int, *wire.Error) { return d.named(path, "args", rawTokens) }
+
+// response reads a FunctionResponse: its name is required, the strings of
+// its response count.
+func (d *decoder) response(path at) (int, *wire.Error) {
+	return d.named(path, "response", stringTokens)
+}
+
+// named reads an object whose name is required and whose field body
+// counts, as count measures it.
+func (d *decoder) named(path at, body string, count func(*wire.Scanner) int) (int, *wire.Error) {
 	s := d.s
 	if s.Peek() != '{' {
 		return 0, typeError(path.String(), "an object")
@@ -220,18 +231,15 @@ func (d *decoder) call(path at) (int, *wire.Error) {
 	s.Enter()
 	tokens, named := 0, false
 	for s.More() {
-		switch string(s.Key()) {
-		case "name":
+		switch k := s.Key(); {
+		case string(k) == "name":
 			if s.Peek() != '"' {
 				return 0, typeError(path.String()+".name", "a string")
 			}
 			_, n := s.Str()
 			named = n > 0
-		case "args":
-			s.Peek()
-			start := s.Pos()
-			s.Skip()
-			tokens = wire.CountBytes(s.Pos() - start)
+		case string(k) == body:
+			tokens = count(s)
 		default:
 			s.Skip()
 		}
@@ -242,33 +250,12 @@ func (d *decoder) call(path at) (int, *wire.Error) {
 	return tokens, nil
 }
 
-// response reads a FunctionResponse: its name is required, the strings of
-// its response count.
-func (d *decoder) response(path at) (int, *wire.Error) {
-	s := d.s
-	if s.Peek() != '{' {
-		return 0, typeError(path.String(), "an object")
-	}
-	s.Enter()
-	tokens, named := 0, false
-	for s.More() {
-		switch string(s.Key()) {
-		case "name":
-			if s.Peek() != '"' {
-				return 0, typeError(path.String()+".name", "a string")
-			}
-			_, n := s.Str()
-			named = n > 0
-		case "response":
-			tokens = stringTokens(s)
-		default:
-			s.Skip()
-		}
-	}
-	if !named {
-		return 0, invalid(fmt.Sprintf("* GenerateContentRequest.%s.name: Name cannot be empty.", path.String()), wire.KindInvalidRequest)
-	}
-	return tokens, nil
+// rawTokens counts the raw JSON of the value at s, as sent.
+func rawTokens(s *wire.Scanner) int {
+	s.Peek()
+	start := s.Pos()
+	s.Skip()
+	return wire.CountBytes(s.Pos() - start)
 }
 
 // stringTokens counts every string inside the value at s.
@@ -361,10 +348,7 @@ func (d *decoder) tools() (int, *wire.Error) {
 					case "name", "description":
 						total += stringTokens(s)
 					case "parameters", "parametersJsonSchema", "parameters_json_schema":
-						s.Peek()
-						start := s.Pos()
-						s.Skip()
-						total += wire.CountBytes(s.Pos() - start)
+						total += rawTokens(s)
 					default:
 						s.Skip()
 					}

@@ -166,17 +166,16 @@ func (Wire) Scripted(s wire.Scripted) *wire.Error {
 	return &wire.Error{Status: status, Type: typ, Message: msg, Kind: errorKind(status, typ, msg)}
 }
 
-// isStatusName reports whether s is a Google status name (UPPER_SNAKE).
+// isStatusName reports whether s is one of google.rpc.Code's names, as a
+// rule may write its type on this wire.
 func isStatusName(s string) bool {
-	if s == "" {
-		return false
+	switch s {
+	case "CANCELLED", "UNKNOWN", "INVALID_ARGUMENT", "DEADLINE_EXCEEDED", "NOT_FOUND", "ALREADY_EXISTS",
+		"PERMISSION_DENIED", "RESOURCE_EXHAUSTED", "FAILED_PRECONDITION", "ABORTED", "OUT_OF_RANGE",
+		"UNIMPLEMENTED", "INTERNAL", "UNAVAILABLE", "DATA_LOSS", "UNAUTHENTICATED":
+		return true
 	}
-	for _, r := range s {
-		if (r < 'A' || r > 'Z') && r != '_' {
-			return false
-		}
-	}
-	return true
+	return false
 }
 
 // errorKind labels a Gemini error as the classifier reads it.
