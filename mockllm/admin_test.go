@@ -91,6 +91,14 @@ var _ = Describe("the journal and reset over HTTP", func() {
 		_, _ = readAll(resp)
 	})
 
+	It("takes only GET and HEAD on the journal", func() {
+		resp, err := post(context.Background(), hc, base+mockllm.JournalPath, "", "")
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.StatusCode).To(Equal(http.StatusMethodNotAllowed))
+		Expect(resp.Header.Get("Allow")).To(Equal(http.MethodGet))
+		_, _ = readAll(resp)
+	})
+
 	It("answers an unknown admin path with 404", func() {
 		resp, err := hc.Get(base + "/_faultbench/nothing")
 		Expect(err).NotTo(HaveOccurred())
