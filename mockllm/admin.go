@@ -28,7 +28,7 @@ const (
 
 // DroppedHeader, on the journal's answer, is how many entries the
 // sessions shown have dropped, oldest first: a session keeps at most
-// 100,000 entries, and a server 500,000 across its sessions.
+// 100,000 entries, and a server 200,000 across its sessions.
 const DroppedHeader = "X-Faultbench-Journal-Dropped"
 
 // admin serves the journal and the reset.

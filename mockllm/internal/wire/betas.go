@@ -6,7 +6,7 @@ import (
 )
 
 // The bounds of the betas a request's journal entry keeps: a hostile
-// header cannot grow the journal, whose 500,000 entries must stay within
+// header cannot grow the journal, whose 200,000 entries must stay within
 // the server's memory ceiling. Claude Code's eight betas take 228 bytes.
 const (
 	MaxBetas     = 32  // names
