@@ -5,7 +5,6 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -196,19 +195,7 @@ func receiverName(e ast.Expr) string {
 func TestPublicAPINamesNoInternalType(t *testing.T) {
 	r := root(t)
 	files := 0
-	err := filepath.WalkDir(r, func(path string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() {
-			if name := d.Name(); path != r && (strings.HasPrefix(name, ".") || name == "testdata" || name == "node_modules") {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
-			return nil
-		}
+	err := eachSource(r, func(path string) error {
 		rel, _ := filepath.Rel(r, filepath.Dir(path))
 		if !publicPackage(filepath.ToSlash(rel)) {
 			return nil

@@ -146,13 +146,10 @@ func floorOf(pkg string) ([]string, bool) {
 	return floors[best], found
 }
 
-// TestEveryPackageKeepsToItsFloor: every package of the module has a rule
-// in floors, and imports directly only what it allows (the command may
-// import anything of the module).
-func TestEveryPackageKeepsToItsFloor(t *testing.T) {
-	r := root(t)
-	checked := 0
-	err := filepath.WalkDir(r, func(path string, d os.DirEntry, err error) error {
+// eachSource calls visit with the path of every non-test Go file of the
+// module under r, leaving out hidden folders, testdata and node_modules.
+func eachSource(r string, visit func(path string) error) error {
+	return filepath.WalkDir(r, func(path string, d os.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -165,6 +162,17 @@ func TestEveryPackageKeepsToItsFloor(t *testing.T) {
 		if !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
 			return nil
 		}
+		return visit(path)
+	})
+}
+
+// TestEveryPackageKeepsToItsFloor: every package of the module has a rule
+// in floors, and imports directly only what it allows (the command may
+// import anything of the module).
+func TestEveryPackageKeepsToItsFloor(t *testing.T) {
+	r := root(t)
+	checked := 0
+	err := eachSource(r, func(path string) error {
 		rel, _ := filepath.Rel(r, filepath.Dir(path))
 		pkg := filepath.ToSlash(rel)
 		allowed, ok := floorOf(pkg)
