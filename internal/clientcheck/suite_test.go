@@ -26,7 +26,7 @@ import (
 // all (a scenario that asks for a longer wait shows the SDK still waiting)
 // and each attempt suiteTimeout (a hang shows the SDK's own timeout).
 const (
-	suiteDeadline = 15 * time.Second
+	suiteDeadline = 25 * time.Second
 	suiteTimeout  = 11 * time.Second
 )
 
