@@ -148,6 +148,30 @@ func TestShardsMergeIntoTheUnshardedJSON(t *testing.T) {
 	}
 }
 
+// A run's JSON report, merged into a table, is the table the run prints:
+// the tests that read the whole default suite's tables read merge's.
+func TestMergeOfARunsJSONPrintsTheRunsTable(t *testing.T) {
+	report := filepath.Join(t.TempDir(), "report.json")
+	scenarios := []string{"../../scenarios/overloaded-then-backup.yaml", "../../scenarios/thundering-herd.yaml"}
+	if code, _, errOut := run(t, cli([]string{"run", "--format", "json", "--out", report}, scenarios...)...); code != exitOK {
+		t.Fatalf("run --format json: exit %d: %s", code, errOut)
+	}
+	for _, view := range [][]string{nil, {"--all-rows"}, {"--details"}} {
+		code, table, errOut := run(t, cli(cli([]string{"run"}, view...), scenarios...)...)
+		if code != exitOK {
+			t.Fatalf("run %v: exit %d: %s", view, code, errOut)
+		}
+		merge := cli(cli([]string{"merge", "--format", "table"}, view...), "--scenarios", scenarios[0], "--scenarios", scenarios[1], report)
+		code, merged, errOut := run(t, merge...)
+		if code != exitOK {
+			t.Fatalf("merge %v: exit %d: %s", view, code, errOut)
+		}
+		if merged != table {
+			t.Errorf("merge %v prints another table than run:\n%s\nrun's:\n%s", view, merged, table)
+		}
+	}
+}
+
 func TestBaselineFailsOnARegressionAndPrintsTheRowsThatMoved(t *testing.T) {
 	dir := t.TempDir()
 	base := filepath.Join(dir, "base.json")

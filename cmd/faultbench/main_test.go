@@ -20,13 +20,10 @@ func run(t *testing.T, args ...string) (code int, stdout, stderr string) {
 // The default suite's answer is at the top and fits where it goes: the
 // table in 330 lines, the Markdown in a GitHub comment, the baseline in
 // 200 KB; no verdict names a strategy that did not succeed when another
-// did. One run; the other formats come from its JSON through merge.
+// did. One run (the package's defaultSuite); the other formats come from
+// its JSON through merge.
 func TestRunDefaultSuiteFitsAndNeverCrownsAFailure(t *testing.T) {
-	dir := t.TempDir()
-	report := filepath.Join(dir, "report.json")
-	if code, _, errOut := run(t, "run", "--format", "json", "--out", report, "../../scenarios"); code != exitOK {
-		t.Fatalf("exit %d, stderr: %s", code, errOut)
-	}
+	report := defaultSuiteFile(t)
 	merge := func(format string) string {
 		t.Helper()
 		code, out, errOut := run(t, "merge", "--format", format, "--scenarios", "../../scenarios", report)
@@ -52,10 +49,7 @@ func TestRunDefaultSuiteFitsAndNeverCrownsAFailure(t *testing.T) {
 		t.Errorf("the baseline is %d bytes, more than 200 KB", len(base))
 	}
 
-	data, err := os.ReadFile(report)
-	if err != nil {
-		t.Fatal(err)
-	}
+	data := []byte(defaultSuiteJSON(t))
 	var doc struct {
 		Results []struct {
 			Scenario, Strategy, Outcome string

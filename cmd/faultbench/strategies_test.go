@@ -3,9 +3,11 @@ package main
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -154,48 +156,66 @@ func TestTheStrategiesFolderMeetsItsBudgets(t *testing.T) {
 // f.yaml` and run from that file, gives the preset's figures on every
 // scenario of the default suite: nothing of a run depends on the
 // strategy's name (harness seeds by scenario and turn), and the file says
-// all a preset is.
+// all a preset is. The presets of the default run are the package's
+// defaultSuite; the named-only ones run beside the saved files.
 func TestAPresetSavedToAFileReproducesThePreset(t *testing.T) {
 	dir := t.TempDir()
-	presets := recovery.Presets()
-	strategies := append([]recovery.Strategy(nil), presets...)
-	for _, p := range presets {
-		code, out, errOut := run(t, "strategies", p.Name)
+	list := slices.Clone(namedOnly)
+	for _, name := range presetNames() {
+		code, out, errOut := run(t, "strategies", name)
 		if code != exitOK {
-			t.Fatalf("strategies %s: exit %d: %s", p.Name, code, errOut)
+			t.Fatalf("strategies %s: exit %d: %s", name, code, errOut)
 		}
-		file := filepath.Join(dir, p.Name+".yaml")
+		file := filepath.Join(dir, name+".yaml")
 		if err := os.WriteFile(file, []byte(out), 0o600); err != nil {
 			t.Fatal(err)
 		}
-		saved, err := strategiesFrom(file)
-		if err != nil {
+		list = append(list, file)
+	}
+	code, saved, errOut := run(t, "run", "--format", "json", "--strategies", strings.Join(list, ","), "../../scenarios/")
+	if code != exitOK {
+		t.Fatalf("run --strategies <saved presets>: exit %d: %s", code, errOut)
+	}
+	type key struct{ scenario, strategy string }
+	results := func(report string) map[key]map[string]any {
+		var doc struct {
+			Results []map[string]any `json:"results"`
+		}
+		if err := json.Unmarshal([]byte(report), &doc); err != nil {
 			t.Fatal(err)
 		}
-		strategies = append(strategies, saved...)
+		out := map[key]map[string]any{}
+		for _, r := range doc.Results {
+			out[key{r["scenario"].(string), r["strategy"].(string)}] = r
+		}
+		return out
 	}
-	scs, err := scenario.Load("../../scenarios")
-	if err != nil {
-		t.Fatal(err)
+	presets := results(defaultSuiteJSON(t))
+	fromFiles := results(saved)
+	for k, r := range fromFiles {
+		if slices.Contains(namedOnly, k.strategy) {
+			presets[k] = r
+		}
 	}
-	rep, err := harness.Run(context.Background(), scs, strategies, harness.Options{Seed: 1})
-	if err != nil {
-		t.Fatal(err)
-	}
-	n := len(strategies)
-	for i, r := range rep.Results {
-		if i%n >= len(presets) {
+	compared := 0
+	for k, r := range fromFiles {
+		name, custom := strings.CutSuffix(k.strategy, "-custom")
+		if !custom {
 			continue
 		}
-		saved := rep.Results[i+len(presets)]
-		if saved.Strategy != r.Strategy+"-custom" {
-			t.Fatalf("result %d is %s, want %s-custom", i+len(presets), saved.Strategy, r.Strategy)
+		want, ok := presets[key{k.scenario, name}]
+		if !ok {
+			t.Errorf("%s × %s: no run of the preset %s", k.scenario, k.strategy, name)
+			continue
 		}
-		saved.Strategy = r.Strategy
-		if !reflect.DeepEqual(saved, r) {
-			t.Errorf("%s × %s: the saved file gives %d attempts, %d ms of waits, %s; the preset %d, %d ms, %s",
-				r.Scenario, r.Strategy, saved.Attempts, saved.WaitMS, saved.Outcome, r.Attempts, r.WaitMS, r.Outcome)
+		r["strategy"] = name
+		if compared++; !reflect.DeepEqual(r, want) {
+			t.Errorf("%s × %s: the saved file gives %v attempts, %v ms of waits, %v; the preset %v, %v ms, %v",
+				k.scenario, name, r["attempts"], r["wait_ms"], r["outcome"], want["attempts"], want["wait_ms"], want["outcome"])
 		}
+	}
+	if compared != len(presets) {
+		t.Errorf("compared %d runs of saved presets, want one for each of the %d preset runs", compared, len(presets))
 	}
 }
 

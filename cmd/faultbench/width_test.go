@@ -20,10 +20,13 @@ func expectFits(t *testing.T, what, out string) {
 
 // The tables a person reads fit a 120-column terminal: the whole default
 // suite against every preset, every row shown, and the presets side by side.
+// The tables are merge's of the package's defaultSuite: run prints the
+// same (TestMergeOfARunsJSONPrintsTheRunsTable).
 func TestTablesFit120Columns(t *testing.T) {
+	report := defaultSuiteFile(t)
 	for _, args := range [][]string{
-		{"run", "../../scenarios"},
-		{"run", "--all-rows", "../../scenarios"},
+		{"merge", "--format", "table", "--scenarios", "../../scenarios", report},
+		{"merge", "--format", "table", "--all-rows", "--scenarios", "../../scenarios", report},
 		{"strategies"},
 	} {
 		code, out, errOut := run(t, args...)
