@@ -38,7 +38,7 @@ func NewBench(seed uint64) (*Bench, error) {
 		WriteBufferSize:     64 << 10,
 	}
 	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: transport}, seed: seed,
-		runTokens: DefaultRunTokens, runMessages: DefaultRunMessages} // bound.go
+		runTokens: DefaultRunTokens, runMessages: DefaultRunMessages, runRequests: DefaultRunRequests} // bound.go
 	return &Bench{e: e, transport: transport}, nil
 }
 

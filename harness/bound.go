@@ -13,8 +13,8 @@ import (
 // wire whole, its history included; without these bounds one run took
 // minutes (1,000 attempts of a 5-million-token turn: 60 s; 10,000 steps
 // of a small agent turn: 160 s). The harness stops a run, aborted, once
-// the requests it has sent reach either. The default suite's largest run
-// submits 950,000 tokens.
+// the requests it has sent reach any. The default suite's largest run
+// submits 950,000 tokens and sends 363 requests.
 const (
 	// DefaultRunTokens bounds the input tokens a run submits, summed over
 	// its requests: 100 million, some 400 MB of text, 20 requests at the
@@ -26,6 +26,12 @@ const (
 	// message (the SDK encodes it, the mock reads it): 2,900 steps of a
 	// small agent turn stayed under the token bound and took 55 s.
 	DefaultRunMessages = 2_000_000
+	// DefaultRunRequests bounds the requests a run sends, over all its
+	// turns: 10,000. A fleet's small requests stay under the other two
+	// bounds: a strategy file that retries each of a workload's 1,000
+	// turns 1,000 times is a million requests, some 10 minutes; a run
+	// costs about 0.5 ms of CPU a request.
+	DefaultRunRequests = 10_000
 )
 
 // runBound is the cause of a run the harness stopped at one of its bounds.
@@ -45,11 +51,11 @@ func (b *runBound) Error() string {
 // flight when a turn stops: the ledger and the mock's journal still agree.
 type bounded struct {
 	recovery.Provider
-	tokens, messages int // the bounds
-	reached          func(ctx context.Context, b *runBound)
+	tokens, messages, requests int // the bounds
+	reached                    func(ctx context.Context, b *runBound)
 
-	mu               sync.Mutex // the turns of a run send one at a time, but an interrupt ends them all at once
-	sentTokens, sent int
+	mu                             sync.Mutex // the turns of a run send one at a time, but an interrupt ends them all at once
+	sentTokens, sent, sentRequests int
 }
 
 var _ recovery.Provider = (*bounded)(nil)
@@ -60,12 +66,15 @@ func (b *bounded) Send(ctx context.Context, req recovery.Request) (*recovery.Res
 	b.mu.Lock()
 	b.sentTokens += recovery.CountTokens(req)
 	b.sent += len(req.Messages)
+	b.sentRequests++
 	var hit *runBound
 	switch {
 	case b.sentTokens >= b.tokens:
 		hit = &runBound{b.tokens, "submitted input tokens"}
 	case b.sent >= b.messages:
 		hit = &runBound{b.messages, "messages sent (counted over its requests)"}
+	case b.sentRequests >= b.requests:
+		hit = &runBound{b.requests, "requests sent"}
 	}
 	b.mu.Unlock()
 	if hit != nil {

@@ -75,6 +75,16 @@ script:
 		Expect(a.Steps).To(Equal(10))
 	})
 
+	It("stops a run once the requests it sent reach the bound on requests", func() {
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{overloaded},
+			[]recovery.Strategy{tireless}, harness.Options{Seed: 1, RunRequests: 7})
+		Expect(err).NotTo(HaveOccurred())
+		r := result(rep, "overloaded", "tireless")
+		Expect(r.Outcome).To(Equal(ledger.OutcomeAborted))
+		Expect(r.Reason).To(ContainSubstring("bound of 7 requests sent"))
+		Expect(r.Attempts).To(Equal(7))
+	})
+
 	It("leaves a run under it alone", func() {
 		rep, err := harness.Run(context.Background(), []*scenario.Scenario{overloaded},
 			[]recovery.Strategy{recovery.Blind()}, harness.Options{Seed: 1, RunTokens: 1_000_000})

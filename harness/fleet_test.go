@@ -3,7 +3,6 @@ package harness_test
 import (
 	"bytes"
 	"context"
-	"runtime"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -25,32 +24,6 @@ var _ = Describe("a workload", func() {
 		Expect(reports.JSON(&buf, rep)).To(Succeed())
 		return rep, buf.Bytes()
 	}
-
-	// Every fleet of the default suite, against every preset: the JSON at
-	// --parallel 1, at the default parallelism and at GOMAXPROCS=1 is the
-	// same, byte for byte.
-	It("gives the same bytes at any parallelism and GOMAXPROCS, for every fleet of the suite", func() {
-		var fleets []*scenario.Scenario
-		for _, sc := range suite() {
-			if !sc.Workload.IsZero() {
-				fleets = append(fleets, sc)
-			}
-		}
-		Expect(fleets).NotTo(BeEmpty())
-		fleetJSON := func(opts harness.Options) []byte {
-			rep, err := harness.Run(context.Background(), fleets, recovery.Presets(), opts)
-			Expect(err).NotTo(HaveOccurred())
-			var buf bytes.Buffer
-			Expect(reports.JSON(&buf, rep)).To(Succeed())
-			return buf.Bytes()
-		}
-		serial := fleetJSON(harness.Options{Seed: 5, Parallel: 1})
-		Expect(string(serial)).To(ContainSubstring(`"workload"`))
-		Expect(fleetJSON(harness.Options{Seed: 5})).To(Equal(serial), "at the default parallelism")
-		prev := runtime.GOMAXPROCS(1)
-		DeferCleanup(func() { runtime.GOMAXPROCS(prev) })
-		Expect(fleetJSON(harness.Options{Seed: 5})).To(Equal(serial), "at GOMAXPROCS=1")
-	})
 
 	// at_ms is when an attempt's result came back, in virtual time since
 	// the workload began, and duration_ms how long it was in flight: turn
@@ -103,6 +76,32 @@ workload: {turns: 3, concurrency: 1, start: together}
 		// Turn 2 waits 3 s for the slot, turn 3 waits 6 s.
 		Expect(w.QueuedMS).To(Equal(int64(9000)))
 		Expect(w.InFlightMS).To(Equal(int64(9000)))
+	})
+
+	// A request waiting for the adaptive limiter's slot is woken when the
+	// slot is freed, at that virtual instant: not at the next look of a
+	// poll (50 ms later at best), and not once per poll either.
+	It("sends a request waiting for a slot the moment the slot is freed", func() {
+		sc, err := scenario.Parse("one-slot.yaml", []byte(`name: one-slot
+description: Three turns due together, every answer taking 3.01 s.
+models:
+  m: {context_window: 10000, max_output: 1000, speed: {first_token: 1s, output_tokens_per_second: 100}}
+turn: {model: m, max_tokens: 500, messages: [{count: 1, tokens: 100}], answer_tokens: 201}
+workload: {turns: 3, concurrency: 3, start: together}
+`))
+		Expect(err).NotTo(HaveOccurred())
+		s := recovery.Classifying()
+		s.Name = "one-slot"
+		s.AdaptiveLimiter = recovery.AdaptiveLimiter{Enabled: true, InitialLimit: 1, MaxLimit: 1}
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{sc}, []recovery.Strategy{s}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		r := result(rep, "one-slot", "one-slot")
+		var at []int64
+		for _, a := range r.AttemptsLog {
+			at = append(at, a.AtMS)
+		}
+		Expect(at).To(Equal([]int64{3010, 6020, 9030}))
+		Expect(r.HoldMS).To(Equal(int64(3010 + 6020)))
 	})
 
 	It("records the fleet limiter's holds apart from the retries' waits", func() {

@@ -27,8 +27,9 @@ type env struct {
 	ep     *mockllm.Endpoint
 	client *http.Client
 	seed   uint64
-	// runTokens and runMessages bound the work of each run (bound.go).
-	runTokens, runMessages int
+	// runTokens, runMessages and runRequests bound the work of each run
+	// (bound.go).
+	runTokens, runMessages, runRequests int
 }
 
 // turnSeed derives the random source of turn k (from 0) of a run of

@@ -27,11 +27,12 @@ type Options struct {
 	// Shard picks a slice of the scenario × strategy grid to run; the zero
 	// Shard runs it all. See [Shard].
 	Shard Shard
-	// RunTokens bounds the input tokens each run submits, and RunMessages
-	// the messages it sends, both summed over its requests: a run that
-	// reaches either is stopped, aborted, once its answer is in. 0 means
-	// DefaultRunTokens, DefaultRunMessages.
-	RunTokens, RunMessages int
+	// RunTokens bounds the input tokens each run submits and RunMessages
+	// the messages it sends, both summed over its requests, and
+	// RunRequests the requests it sends: a run that reaches any is
+	// stopped, aborted, once its answer is in. 0 means DefaultRunTokens,
+	// DefaultRunMessages, DefaultRunRequests.
+	RunTokens, RunMessages, RunRequests int
 	// Progress, when set, is called after each run finishes with the number
 	// finished and the number this call runs. Calls never overlap; done
 	// counts up to total.
@@ -78,12 +79,15 @@ func Run(ctx context.Context, scenarios []*scenario.Scenario, strategies []recov
 		WriteBufferSize: 64 << 10,
 	}
 	defer transport.CloseIdleConnections()
-	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: testTransport(transport)}, seed: opts.Seed, runTokens: opts.RunTokens, runMessages: opts.RunMessages}
+	e := &env{mock: mock, ep: ep, client: &http.Client{Transport: testTransport(transport)}, seed: opts.Seed, runTokens: opts.RunTokens, runMessages: opts.RunMessages, runRequests: opts.RunRequests}
 	if e.runTokens <= 0 {
 		e.runTokens = DefaultRunTokens
 	}
 	if e.runMessages <= 0 {
 		e.runMessages = DefaultRunMessages
+	}
+	if e.runRequests <= 0 {
+		e.runRequests = DefaultRunRequests
 	}
 
 	results := make([]ledger.Result, len(jobs))

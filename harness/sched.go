@@ -34,14 +34,16 @@ type sched struct {
 	ended int
 }
 
-// wake is a waiting turn: it runs again at at.
+// wake is a waiting turn: it runs again at at. index is its place in
+// the queue, -1 once it has left it.
 type wake struct {
-	at   time.Time
-	turn int
-	ch   chan struct{}
+	at    time.Time
+	turn  int
+	ch    chan struct{}
+	index int
 }
 
-type wakes []wake
+type wakes []*wake
 
 func (w wakes) Len() int { return len(w) }
 func (w wakes) Less(i, j int) bool {
@@ -50,12 +52,20 @@ func (w wakes) Less(i, j int) bool {
 	}
 	return w[i].turn < w[j].turn
 }
-func (w wakes) Swap(i, j int) { w[i], w[j] = w[j], w[i] }
-func (w *wakes) Push(x any)   { *w = append(*w, x.(wake)) }
+func (w wakes) Swap(i, j int) {
+	w[i], w[j] = w[j], w[i]
+	w[i].index, w[j].index = i, j
+}
+func (w *wakes) Push(x any) {
+	x.(*wake).index = len(*w)
+	*w = append(*w, x.(*wake))
+}
 func (w *wakes) Pop() any {
 	old := *w
 	x := old[len(old)-1]
+	old[len(old)-1] = nil
 	*w = old[:len(old)-1]
+	x.index = -1
 	return x
 }
 
@@ -86,7 +96,7 @@ func (s *sched) launchLocked() {
 	s.next++
 	s.slots--
 	ch := make(chan struct{})
-	heap.Push(&s.queue, wake{at: s.start(k), turn: k, ch: ch})
+	heap.Push(&s.queue, &wake{at: s.start(k), turn: k, ch: ch})
 	go func() {
 		<-ch
 		s.run(k)
@@ -99,7 +109,7 @@ func (s *sched) dispatchLocked() {
 	if s.queue.Len() == 0 {
 		return
 	}
-	w := heap.Pop(&s.queue).(wake)
+	w := heap.Pop(&s.queue).(*wake)
 	if w.at.After(s.now) {
 		s.now = w.at
 	}
@@ -148,13 +158,49 @@ func (s *sched) Sleep(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
+// SleepWake parks the running turn like Sleep, after handing enlist a
+// wake function: called by the turn that runs then, it moves the parked
+// turn's wake-up to that moment, so that it runs next at that virtual
+// time (ties by turn index, as always). wake reports whether the turn was
+// still parked.
+func (s *sched) SleepWake(ctx context.Context, d time.Duration, enlist func(wake func() bool)) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	w := &wake{at: s.now.Add(max(d, 0)), turn: s.running, ch: make(chan struct{}), index: -1}
+	s.mu.Unlock()
+	enlist(func() bool {
+		s.mu.Lock()
+		defer s.mu.Unlock()
+		if w.index < 0 {
+			return false
+		}
+		if w.at.After(s.now) {
+			w.at = s.now
+			heap.Fix(&s.queue, w.index)
+		}
+		return true
+	})
+	s.parkWake(w)
+	return nil
+}
+
 // park makes the running turn wait d, and returns when it runs again.
 func (s *sched) park(d time.Duration) {
 	s.mu.Lock()
-	ch := make(chan struct{})
-	heap.Push(&s.queue, wake{at: s.now.Add(d), turn: s.running, ch: ch})
+	w := &wake{at: s.now.Add(d), turn: s.running, ch: make(chan struct{})}
+	s.mu.Unlock()
+	s.parkWake(w)
+}
+
+// parkWake queues the running turn's wake-up w and hands the run on; it
+// returns when the turn runs again.
+func (s *sched) parkWake(w *wake) {
+	s.mu.Lock()
+	heap.Push(&s.queue, w)
 	s.running = -1
 	s.dispatchLocked()
 	s.mu.Unlock()
-	<-ch
+	<-w.ch
 }

@@ -43,3 +43,39 @@ func TestSchedRunsOneTurnAtATimeEarliestFirstTiesByIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestSleepWakeRunsTheWokenTurnAtTheWakersTime: a turn parked with
+// SleepWake for an hour runs again at the virtual time another turn woke
+// it, and a wake after that finds it no longer parked.
+func TestSleepWakeRunsTheWokenTurnAtTheWakersTime(t *testing.T) {
+	var s *sched
+	var wakeUp func() bool
+	var wokeAt time.Duration
+	var stale bool
+	s = newSched(2, 2, func(k int) time.Time { return clock.Epoch }, func(k int) {
+		switch k {
+		case 0:
+			err := s.SleepWake(context.Background(), time.Hour, func(w func() bool) { wakeUp = w })
+			if err != nil {
+				t.Errorf("SleepWake: %v", err)
+			}
+			wokeAt = s.Now().Sub(clock.Epoch)
+		case 1:
+			_ = s.Sleep(context.Background(), 3*time.Second)
+			if !wakeUp() {
+				t.Error("wake found turn 0 not parked")
+			}
+			_ = s.Sleep(context.Background(), time.Second) // turn 0 runs at 3s meanwhile
+			stale = wakeUp()
+		}
+	})
+	s.Run()
+	if wokeAt != 3*time.Second || stale {
+		t.Fatalf("turn 0 ran again at %v (want 3s); a second wake reported %v (want false)", wokeAt, stale)
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if err := s.SleepWake(ctx, time.Hour, func(func() bool) { t.Error("enlisted on an ended context") }); err == nil {
+		t.Fatal("SleepWake on an ended context returned nil")
+	}
+}

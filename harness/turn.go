@@ -113,7 +113,7 @@ func (e *env) open(ctx context.Context, sc *scenario.Scenario, p plan, body func
 	// The transport names each request's turn session; the provider's own
 	// session header is replaced.
 	r.provider = &bounded{Provider: newProvider(sc, e.ep.BaseURL(sc.Name), r.sessions[0], &http.Client{Transport: t}),
-		tokens: e.runTokens, messages: e.runMessages, reached: r.reached}
+		tokens: e.runTokens, messages: e.runMessages, requests: e.runRequests, reached: r.reached}
 	return r, nil
 }
 
@@ -156,7 +156,19 @@ type engineClock struct{ r *live }
 func (c engineClock) Now() time.Time { return c.r.s.Now() }
 
 func (c engineClock) Sleep(ctx context.Context, d time.Duration) error {
-	if err := c.r.s.Sleep(ctx, d); err != nil {
+	return c.stopAtBound(ctx, c.r.s.Sleep(ctx, d))
+}
+
+// SleepWake makes engineClock a recovery.WakeClock: the adaptive
+// limiter's waiters are woken when a slot is freed, not polled.
+func (c engineClock) SleepWake(ctx context.Context, d time.Duration, enlist func(wake func() bool)) error {
+	return c.stopAtBound(ctx, c.r.s.SleepWake(ctx, d, enlist))
+}
+
+// stopAtBound is the end of a wait: the turn is stopped when the run
+// reached a bound meanwhile.
+func (c engineClock) stopAtBound(ctx context.Context, err error) error {
+	if err != nil {
 		return err
 	}
 	if b := c.r.hit.Load(); b != nil {
@@ -240,3 +252,5 @@ func (r *live) turn(tctx context.Context, k int, engine *recovery.Engine, strate
 	r.e.mock.CloseSession(r.sc.Name, r.sessions[k])
 	return tr, err
 }
+
+var _ recovery.WakeClock = engineClock{}

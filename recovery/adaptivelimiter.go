@@ -12,7 +12,8 @@ import (
 // adds one (never above MaxLimit). As TCP cuts once per window, a refusal
 // of a request sent before the last cut does not cut again: a burst of
 // refusals is one congestion event. A request waits, on the engine's
-// clock, for a slot, looking again every SlotPoll.
+// clock, for a slot: woken, first come first served, when one is freed
+// (on a WakeClock), or looking again every SlotPoll.
 //
 // It is Netflix concurrency-limits' AIMDLimit (backoffRatio, +1 per
 // sample) under failsafe-go's adaptivelimiter name; failsafe-go's own
@@ -32,9 +33,14 @@ type AdaptiveLimiter struct {
 }
 
 // SlotPoll is how often a request waiting for a slot of the adaptive
-// limiter looks again: a wait on the clock, so that under a virtual clock
-// the other turns run meanwhile.
+// limiter looks again on a Clock that is not a WakeClock: a wait on the
+// clock, so that under a virtual clock the other turns run meanwhile.
 const SlotPoll = 50 * time.Millisecond
+
+// slotWake is the longest a request waits on a WakeClock for a slot
+// before it looks again unwoken: a freed slot wakes it, so this only
+// bounds a wait whose wake-up went to a request that then gave up.
+const slotWake = time.Minute
 
 func (a AdaptiveLimiter) minLimit() int { return orDefault(a.MinLimit, 1) }
 func (a AdaptiveLimiter) maxLimit() int { return max(orDefault(a.MaxLimit, 200), a.minLimit()) }
@@ -59,7 +65,8 @@ type adaptiveLimiter struct {
 type aimd struct {
 	limit    int
 	inflight int
-	cut      time.Time // when the limit was last cut
+	cut      time.Time     // when the limit was last cut
+	waiting  []func() bool // the wake-ups of the requests waiting for a slot, oldest first
 }
 
 func (a *adaptiveLimiter) get(cfg AdaptiveLimiter, model string) *aimd {
@@ -104,5 +111,38 @@ func (a *adaptiveLimiter) release(cfg AdaptiveLimiter, model string, k Kind, sen
 		m.limit = min(m.limit+1, cfg.maxLimit())
 	}
 	m.inflight--
+	m.wakeLocked()
 	return from, m.limit
+}
+
+// enlist queues the wake-up of a request waiting for a slot on model.
+func (a *adaptiveLimiter) enlist(cfg AdaptiveLimiter, model string, wake func() bool) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	m := a.get(cfg, model)
+	m.waiting = append(m.waiting, wake)
+}
+
+// kick wakes as many waiting requests as model has free slots: after a
+// request that was woken gave up instead of taking its slot.
+func (a *adaptiveLimiter) kick(cfg AdaptiveLimiter, model string) {
+	a.mu.Lock()
+	defer a.mu.Unlock()
+	a.get(cfg, model).wakeLocked()
+}
+
+// wakeLocked wakes the oldest waiting requests, one for each free slot; a
+// wake-up whose wait is already over is dropped and the next one tried.
+func (m *aimd) wakeLocked() {
+	for free := m.limit - m.inflight; free > 0 && len(m.waiting) > 0; {
+		wake := m.waiting[0]
+		m.waiting[0] = nil
+		m.waiting = m.waiting[1:]
+		if wake() {
+			free--
+		}
+	}
+	if len(m.waiting) == 0 {
+		m.waiting = nil // let the array go
+	}
 }

@@ -20,6 +20,22 @@ type Clock interface {
 	Sleep(ctx context.Context, d time.Duration) error
 }
 
+// A WakeClock is a Clock on which a wait can be ended early by another
+// turn. The adaptive limiter waits for a slot on one and is woken when a
+// slot is freed; on a Clock that is not a WakeClock it looks again every
+// SlotPoll. The wall clock the engine defaults to is one, and so is the
+// harness's virtual clock.
+type WakeClock interface {
+	Clock
+	// SleepWake waits like Sleep, but first hands enlist a wake function
+	// that ends the wait early, from any goroutine; wake reports whether it
+	// ended the wait (false once the wait is over). A woken wait returns
+	// nil.
+	SleepWake(ctx context.Context, d time.Duration, enlist func(wake func() bool)) error
+}
+
+var _ WakeClock = clock.Real{}
+
 // Limits are a model's context window and output limit, in tokens. A zero
 // field is unknown.
 type Limits struct {

@@ -33,8 +33,11 @@ const (
 
 	// EventHold: a policy holds the request for Wait before it is sent;
 	// Reason names the policy ("rate limiter: <bucket>" or "adaptive
-	// limiter: ..."). A hold is not a retry's wait: it is not in
-	// Result.Waited nor in the next attempt's WaitBefore.
+	// limiter: ..."). It is reported as the hold begins, but for a wait
+	// for an adaptive limiter's slot on a WakeClock, which lasts until a
+	// slot is freed: that one is reported when it ends, with Time its
+	// start. A hold is not a retry's wait: it is not in Result.Waited nor
+	// in the next attempt's WaitBefore.
 	EventHold EventType = "hold"
 	// EventCircuit: a model's circuit breaker changed state From To
 	// (closed, open, half_open); Reason names the model and the cause.

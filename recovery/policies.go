@@ -131,14 +131,26 @@ func (t *turn) breakerEvent(tr *transition) {
 		From: string(tr.from), To: string(tr.to), Reason: t.req.Model + ": " + tr.reason})
 }
 
-// waitSlot waits on the clock until the adaptive limiter has a slot.
+// waitSlot waits on the clock until the adaptive limiter has a slot:
+// woken when one is freed on a WakeClock, looking every SlotPoll on
+// another clock.
 func (t *turn) waitSlot(ctx context.Context) error {
+	cfg, model, slots := t.s.AdaptiveLimiter, t.req.Model, &t.e.pol.slots
+	wc, wakeable := t.e.clock.(WakeClock)
 	for {
-		ok, inflight, limit := t.e.pol.slots.acquire(t.s.AdaptiveLimiter, t.req.Model)
+		ok, inflight, limit := slots.acquire(cfg, model)
 		if ok {
 			return nil
 		}
-		if err := t.hold(ctx, SlotPoll, fmt.Sprintf("adaptive limiter: %d in flight, limit %d", inflight, limit)); err != nil {
+		reason := fmt.Sprintf("adaptive limiter: %d in flight, limit %d", inflight, limit)
+		if !wakeable {
+			if err := t.hold(ctx, SlotPoll, reason); err != nil {
+				return err
+			}
+			continue
+		}
+		if err := t.holdWoken(ctx, wc, reason); err != nil {
+			slots.kick(cfg, model) // a wake-up it got goes to the next in line
 			return err
 		}
 	}
@@ -168,8 +180,8 @@ func (t *turn) holdForBuckets(ctx context.Context) error {
 }
 
 // hold is a policy's wait: on the engine's clock, cancellable, reported as
-// EventHold. It is not a retry's wait: it does not count against the wait
-// budget nor appear as a wait before the attempt.
+// EventHold as it begins. It is not a retry's wait: it does not count
+// against the wait budget nor appear as a wait before the attempt.
 func (t *turn) hold(ctx context.Context, d time.Duration, reason string) error {
 	if err := ctx.Err(); err != nil {
 		_, gerr := t.cancelled(err)
@@ -177,6 +189,25 @@ func (t *turn) hold(ctx context.Context, d time.Duration, reason string) error {
 	}
 	t.e.observe(Event{Type: EventHold, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Wait: d, Reason: reason})
 	if err := t.e.clock.Sleep(ctx, d); err != nil {
+		_, gerr := t.cancelled(err)
+		return gerr
+	}
+	return nil
+}
+
+// holdWoken is a hold for an adaptive limiter's slot on a WakeClock: it
+// ends when a slot is freed, so its EventHold is reported when it ends,
+// stamped with its start and the time it lasted.
+func (t *turn) holdWoken(ctx context.Context, wc WakeClock, reason string) error {
+	if err := ctx.Err(); err != nil {
+		_, gerr := t.cancelled(err)
+		return gerr
+	}
+	cfg, model, slots := t.s.AdaptiveLimiter, t.req.Model, &t.e.pol.slots
+	start := wc.Now()
+	err := wc.SleepWake(ctx, slotWake, func(wake func() bool) { slots.enlist(cfg, model, wake) })
+	t.e.observe(Event{Type: EventHold, Time: start, Attempt: t.res.Attempts, Wait: wc.Now().Sub(start), Reason: reason})
+	if err != nil {
 		_, gerr := t.cancelled(err)
 		return gerr
 	}

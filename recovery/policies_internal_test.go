@@ -1,6 +1,7 @@
 package recovery
 
 import (
+	"slices"
 	"testing"
 	"time"
 
@@ -124,5 +125,43 @@ func TestRetryBudgetRefundGivesBackWhatWasTaken(t *testing.T) {
 	b.refund(false)
 	if b.requests != 1 || b.retries != 1 {
 		t.Fatalf("after refunding a request: %d requests, %d retries; want 1 and 1", b.requests, b.retries)
+	}
+}
+
+// TestAdaptiveLimiterWakesTheOldestWaiterForEachFreedSlot: a release
+// wakes one waiting request per free slot, oldest first, skipping a
+// wake-up whose wait is over; kick wakes for a slot a woken request left.
+func TestAdaptiveLimiterWakesTheOldestWaiterForEachFreedSlot(t *testing.T) {
+	cfg := AdaptiveLimiter{Enabled: true, InitialLimit: 2, MaxLimit: 2}
+	var a adaptiveLimiter
+	var woken []string
+	waiter := func(name string, parked bool) func() bool {
+		return func() bool {
+			if parked {
+				woken = append(woken, name)
+			}
+			return parked
+		}
+	}
+	for range 2 {
+		if ok, _, _ := a.acquire(cfg, "m"); !ok {
+			t.Fatal("no slot under the limit")
+		}
+	}
+	a.enlist(cfg, "m", waiter("gone", false))
+	a.enlist(cfg, "m", waiter("first", true))
+	a.enlist(cfg, "m", waiter("second", true))
+	a.release(cfg, "m", KindOK, clock.Epoch, clock.Epoch)
+	if want := []string{"first"}; !slices.Equal(woken, want) {
+		t.Fatalf("one freed slot woke %v, want %v", woken, want)
+	}
+	// "first" gives up instead of taking the slot: kick hands it on.
+	a.kick(cfg, "m")
+	if want := []string{"first", "second"}; !slices.Equal(woken, want) {
+		t.Fatalf("kick woke %v, want %v", woken, want)
+	}
+	a.kick(cfg, "m")
+	if len(woken) != 2 || len(a.models["m"].waiting) != 0 {
+		t.Fatalf("woke %v, %d still queued: nobody was left to wake", woken, len(a.models["m"].waiting))
 	}
 }

@@ -69,3 +69,40 @@ func (Real) Sleep(ctx context.Context, d time.Duration) error {
 		return nil
 	}
 }
+
+// SleepWake waits like Sleep, but first hands enlist a wake function that
+// ends the wait early, from any goroutine. wake reports whether it ended
+// the wait: false once the wait is over (slept out, ended by ctx, or
+// woken before). A wait that wake ends returns nil; one that ctx ends
+// returns ctx's error, even if it was woken too (the caller then passes
+// on what the wake meant).
+func (Real) SleepWake(ctx context.Context, d time.Duration, enlist func(wake func() bool)) error {
+	var (
+		mu    sync.Mutex
+		over  bool
+		woken = make(chan struct{})
+	)
+	enlist(func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		if over {
+			return false
+		}
+		over = true
+		close(woken)
+		return true
+	})
+	t := time.NewTimer(max(d, 0))
+	defer t.Stop()
+	var err error
+	select {
+	case <-woken:
+	case <-t.C:
+	case <-ctx.Done():
+		err = ctx.Err()
+	}
+	mu.Lock()
+	over = true
+	mu.Unlock()
+	return err
+}

@@ -27,3 +27,43 @@ func TestVirtualSleepHonoursCancel(t *testing.T) {
 		t.Fatal("a cancelled sleep moved the clock")
 	}
 }
+
+// TestRealSleepWakeEndsWhenWoken: an hour's wait ends when woken from
+// another goroutine; a wake after the end reports false; an ended
+// context ends the wait with its error.
+func TestRealSleepWakeEndsWhenWoken(t *testing.T) {
+	wakes := make(chan func() bool, 1)
+	done := make(chan error, 1)
+	go func() {
+		done <- Real{}.SleepWake(context.Background(), time.Hour, func(w func() bool) { wakes <- w })
+	}()
+	var wake func() bool
+	select {
+	case wake = <-wakes:
+	case <-time.After(10 * time.Second):
+		t.Fatal("SleepWake never enlisted")
+	}
+	if !wake() {
+		t.Fatal("the first wake reported the wait over")
+	}
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatalf("a woken wait returned %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("a woken wait did not end")
+	}
+	if wake() {
+		t.Fatal("a wake after the end reported it ended the wait")
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	var late func() bool
+	if err := (Real{}).SleepWake(ctx, time.Hour, func(w func() bool) { late = w }); err == nil {
+		t.Fatal("an ended context's wait returned nil")
+	}
+	if late() {
+		t.Fatal("a wake after the context ended reported it ended the wait")
+	}
+}
