@@ -15,13 +15,14 @@ import (
 // csvHeader names the CSV columns: the figures of the JSON contract, plain
 // numbers (wait in milliseconds), exposure added, then the result's broken
 // budgets, then a workload's figures (csvWorkload), then the holds and a
-// workload's time queued and in flight, each added after the columns that
-// came before it so that none moved.
+// workload's time queued and in flight, then the cost (csvCost), each
+// added after the columns that came before it so that none moved.
 var csvHeader = []string{"scenario", "strategy", "outcome", "reason", "attempts", "repair_calls", "wait_ms",
 	"submitted_input_tokens", "repair_input_tokens", "exposure", "output_tokens", "fallbacks", "compactions",
 	"escalations", "adjustments", "steps", "loop_warnings", "loop_detector", "broken_budgets",
 	"turns", "succeeded", "failed", "makespan_ms", "p50_ms", "p95_ms", "p99_ms", "status_429", "status_529",
-	"wasted_input_tokens", "hold_ms", "queued_ms", "in_flight_ms"}
+	"wasted_input_tokens", "hold_ms", "queued_ms", "in_flight_ms",
+	"cache_read_tokens", "cache_write_tokens", "billed_input_tokens", "billed_usd", "cache_hit_ratio"}
 
 // csvWorkload is the cells of a workload's figures, as the JSON's workload
 // object names them (its attempts are the attempts column); empty for a
@@ -33,6 +34,18 @@ func csvWorkload(w *ledger.Workload) []string {
 	itoa, ms := strconv.Itoa, func(v int64) string { return strconv.FormatInt(v, 10) }
 	return []string{itoa(w.Turns), itoa(w.Succeeded), itoa(w.Failed), ms(w.MakespanMS), ms(w.P50MS), ms(w.P95MS),
 		ms(w.P99MS), itoa(w.Status429), itoa(w.Status529), itoa(w.WastedInputTokens)}
+}
+
+// csvCost is the cells of a result's cost, as the JSON's cost object
+// names them (docs/cost.md): dollars and the ratio as plain decimals
+// (0.218115, 0.8727), empty for a result without a cost (its models have
+// no price and the prompt cache was never used).
+func csvCost(c *ledger.Cost) []string {
+	if c == nil {
+		return make([]string, 5)
+	}
+	itoa, dec := strconv.Itoa, func(v float64) string { return strconv.FormatFloat(v, 'f', -1, 64) }
+	return []string{itoa(c.CacheReadTokens), itoa(c.CacheWriteTokens), itoa(c.BilledInputTokens), dec(c.BilledUSD), dec(c.CacheHitRatio)}
 }
 
 // csvQueued and csvInFlight are a workload's time queued and in flight,
@@ -55,7 +68,8 @@ func csvInFlight(w *ledger.Workload) string {
 // report's order, for a spreadsheet: the columns of csvHeader, numbers
 // without separators, in broken_budgets the result's broken budgets
 // joined by "; " ("attempts is 6, expected <= 4"), empty when none, and
-// the workload columns empty outside a workload. Lines end
+// the workload columns empty outside a workload, the cost columns empty
+// without a cost. Lines end
 // in \n; fields are quoted only when they need it (RFC 4180). A text field
 // that a spreadsheet would take for a formula gets a leading ' (see
 // csvText); numbers are our own and never do.
@@ -76,7 +90,8 @@ func CSV(w io.Writer, rep ledger.Report, opts Options) error {
 			itoa(r.SubmittedInputTokens), itoa(r.RepairInputTokens), itoa(r.Exposure()), itoa(r.OutputTokens),
 			itoa(r.Fallbacks), itoa(r.Compactions), itoa(r.Escalations), itoa(r.Adjustments), itoa(r.Steps),
 			itoa(r.LoopWarnings), csvText(r.LoopDetector), csvText(strings.Join(vs, "; ")),
-		}, append(csvWorkload(r.Workload), strconv.FormatInt(r.HoldMS, 10), csvQueued(r.Workload), csvInFlight(r.Workload))...))
+		}, append(append(csvWorkload(r.Workload), strconv.FormatInt(r.HoldMS, 10), csvQueued(r.Workload), csvInFlight(r.Workload)),
+			csvCost(r.Cost)...)...))
 	}
 	cw.Flush()
 	if err := cw.Error(); err != nil {

@@ -59,3 +59,25 @@ var _ = Describe("CSV", func() {
 		Expect(CSV(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
 	})
 })
+
+var _ = Describe("CSV's cost columns", func() {
+	It("carry a priced result's cost, named as in the JSON, and stay empty without one", func() {
+		var buf bytes.Buffer
+		Expect(CSV(&buf, pricedReport(), Options{})).To(Succeed())
+		rs, err := csv.NewReader(&buf).ReadAll()
+		Expect(err).NotTo(HaveOccurred())
+		col := func(name string) int {
+			GinkgoHelper()
+			i := slices.Index(rs[0], name)
+			Expect(i).To(BeNumerically(">=", 0))
+			return i
+		}
+		Expect(col("cache_read_tokens")).To(BeNumerically(">", col("in_flight_ms")), "after every column that came before")
+		classify := rs[6]
+		Expect(classify[:2]).To(Equal([]string{pricedScenario, "classify"}))
+		Expect(classify[col("cache_read_tokens"):]).To(Equal([]string{"36000", "36000", "72000", "0.2181", "0.5"}))
+		Expect(rs[5][col("billed_usd")]).To(Equal("0.8724"))
+		Expect(rs[5][col("cache_hit_ratio")]).To(Equal("0"))
+		Expect(rs[1][col("cache_read_tokens"):]).To(Equal([]string{"", "", "", "", ""}), "an unpriced result")
+	})
+})

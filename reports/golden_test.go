@@ -57,6 +57,19 @@ var _ = Describe("golden output", func() {
 		Entry("as JSON", FormatJSON, "fleet.json.golden"),
 	)
 
+	DescribeTable("renders a priced scenario's cost",
+		func(format, golden string) {
+			var buf bytes.Buffer
+			Expect(Write(&buf, format, pricedReport(), Options{Descriptions: fixtureDescriptions})).To(Succeed())
+			expectGolden(golden, buf.Bytes())
+		},
+		Entry("as tables", FormatTable, "priced.table.golden"),
+		Entry("as Markdown", FormatMarkdown, "priced.md.golden"),
+		Entry("as CSV", FormatCSV, "priced.csv.golden"),
+		Entry("as JUnit XML", FormatJUnit, "priced.junit.xml.golden"),
+		Entry("as HTML", FormatHTML, "priced.html.golden"),
+	)
+
 	It("renders the fixture as JSON", func() {
 		var buf bytes.Buffer
 		Expect(JSON(&buf, fixtureReport())).To(Succeed())

@@ -14,7 +14,8 @@ import (
 // HTML writes rep as one self-contained web page: inline CSS and inline SVG,
 // no script, no font, image or style fetched from anywhere, so it opens from
 // a CI artifact or a mail attachment with no network. It holds the verdict
-// (broken budgets, regressions against a baseline), the summary, and per
+// (broken budgets, regressions against a baseline), the summary, the
+// grids, the cost grid of the scenarios with a cost, and per
 // scenario its description, a timeline of each strategy's attempts on the
 // virtual time axis — each attempt a mark colored by what it got back, the
 // waits as gaps between them, a sleep after the final attempt drawn apart;
@@ -90,6 +91,11 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 			fmt.Fprintf(&b, "<section id=\"%s\">\n<h2>%s</h2>\n", id, title)
 			writeHTMLTable(&b, header, rows, len(header), "grid")
 			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n</section>\n", esc(note))
+		}
+		if header, rows := c.costRows(); len(rows) > 0 {
+			b.WriteString("<section id=\"cost\">\n<h2>Cost: billed dollars and cache hit ratio</h2>\n")
+			writeHTMLTable(&b, header, rows, 1, "")
+			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n</section>\n", esc(costGridNote))
 		}
 		b.WriteString("<nav><h2>Scenarios</h2>\n<ul>\n")
 		for i, sc := range g.scenarios {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"strconv"
+	"strings"
 
 	"github.com/faultbench/faultbench/ledger"
 )
@@ -283,6 +284,9 @@ func writeMark(b *bytes.Buffer, m placed, y int, label, repair bool) {
 	}
 	title += fmt.Sprintf("\nmodel %s, max_tokens %s\ninput %s tokens\n-> %s", m.a.Model, formatInt(int64(m.a.MaxTokens)),
 		formatInt(int64(m.a.InputTokens)), answer(m.a))
+	if c := attemptCost(m.a); c != "" {
+		title += "\n" + strings.TrimPrefix(strings.ReplaceAll(c, "; ", "\n"), "\n")
+	}
 	if repair {
 		fmt.Fprintf(b, "<rect class=\"mark repair %s\" x=\"%s\" y=\"%s\" width=\"8\" height=\"8\" fill=\"%s\" transform=\"rotate(45 %s %d)\"><title>%s</title></rect>\n",
 			c.name, f1(m.x-4), f1(float64(y)-4), c.color, f1(m.x), y, esc(title))

@@ -219,3 +219,22 @@ var _ = Describe("the timeline's time axis", func() {
 		Expect([]int64{as[0].sentMS, as[1].sentMS, as[2].sentMS, rs[0].sentMS}).To(Equal([]int64{0, 601_000, 601_000, 601_000}))
 	})
 })
+
+var _ = Describe("HTML's cost", func() {
+	It("has a cost grid of the priced scenarios, their cost rows, and each attempt's cache and bill in its tooltip", func() {
+		var buf bytes.Buffer
+		Expect(HTML(&buf, pricedReport(), Options{})).To(Succeed())
+		page := buf.String()
+		Expect(page).To(ContainSubstring(`<section id="cost">`))
+		grid := page[strings.Index(page, `<section id="cost">`):]
+		grid = grid[:strings.Index(grid, "</section>")]
+		Expect(grid).To(ContainSubstring("<td>" + pricedScenario + "</td><td class=\"num\">$0.8724 0%</td><td class=\"num\">$0.2181 50%</td>"))
+		Expect(grid).NotTo(ContainSubstring(overloadScenario), "an unpriced scenario has no row")
+		Expect(page).To(ContainSubstring("<td>billed</td>"))
+		Expect(page).To(ContainSubstring("cache read 36,000, written 0\nbilled $0.0771</title>"))
+
+		buf.Reset()
+		Expect(HTML(&buf, fixtureReport(), Options{})).To(Succeed())
+		Expect(buf.String()).NotTo(ContainSubstring(`<section id="cost">`))
+	})
+})

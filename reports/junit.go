@@ -43,7 +43,7 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 				continue
 			}
 			figures := resultFigures(r)
-			tc := junitCase{Classname: xmlText(sc), Name: xmlText(st), Properties: workloadProperties(r.Workload),
+			tc := junitCase{Classname: xmlText(sc), Name: xmlText(st), Properties: caseProperties(r),
 				SystemOut: cdata{xmlText(figures + "\n" + attemptLines(r))}}
 			for _, v := range broken[key{sc, st}] {
 				tc.Failures = append(tc.Failures, junitFailure{Type: "budget", Message: xmlText(v.String()),
@@ -123,20 +123,31 @@ type junitProperties struct {
 	Property []junitProperty `xml:"property"`
 }
 
-// workloadProperties are a fleet's figures as properties of its test
-// case, named as the JSON's workload object names them (plain numbers,
-// times in milliseconds); none for a result without a workload.
-func workloadProperties(w *ledger.Workload) *junitProperties {
-	if w == nil {
+// caseProperties are a test case's figures as properties, named as the
+// JSON names them: a fleet's workload figures (plain numbers, times in
+// milliseconds), then a result's cost (dollars and the ratio as plain
+// decimals); none, and no element, for a result with neither.
+func caseProperties(r ledger.Result) *junitProperties {
+	var ps []junitProperty
+	p := func(name string, v int64) junitProperty { return junitProperty{name, strconv.FormatInt(v, 10)} }
+	if w := r.Workload; w != nil {
+		ps = append(ps,
+			p("turns", int64(w.Turns)), p("succeeded", int64(w.Succeeded)), p("failed", int64(w.Failed)),
+			p("makespan_ms", w.MakespanMS), p("p50_ms", w.P50MS), p("p95_ms", w.P95MS), p("p99_ms", w.P99MS),
+			p("attempts", int64(w.Attempts)), p("status_429", int64(w.Status429)), p("status_529", int64(w.Status529)),
+			p("wasted_input_tokens", int64(w.WastedInputTokens)), p("queued_ms", w.QueuedMS), p("in_flight_ms", w.InFlightMS))
+	}
+	if c := r.Cost; c != nil {
+		dec := func(name string, v float64) junitProperty {
+			return junitProperty{name, strconv.FormatFloat(v, 'f', -1, 64)}
+		}
+		ps = append(ps, p("cache_read_tokens", int64(c.CacheReadTokens)), p("cache_write_tokens", int64(c.CacheWriteTokens)),
+			p("billed_input_tokens", int64(c.BilledInputTokens)), dec("billed_usd", c.BilledUSD), dec("cache_hit_ratio", c.CacheHitRatio))
+	}
+	if len(ps) == 0 {
 		return nil
 	}
-	p := func(name string, v int64) junitProperty { return junitProperty{name, strconv.FormatInt(v, 10)} }
-	return &junitProperties{[]junitProperty{
-		p("turns", int64(w.Turns)), p("succeeded", int64(w.Succeeded)), p("failed", int64(w.Failed)),
-		p("makespan_ms", w.MakespanMS), p("p50_ms", w.P50MS), p("p95_ms", w.P95MS), p("p99_ms", w.P99MS),
-		p("attempts", int64(w.Attempts)), p("status_429", int64(w.Status429)), p("status_529", int64(w.Status529)),
-		p("wasted_input_tokens", int64(w.WastedInputTokens)), p("queued_ms", w.QueuedMS), p("in_flight_ms", w.InFlightMS),
-	}}
+	return &junitProperties{ps}
 }
 
 type junitFailure struct {
@@ -173,6 +184,10 @@ func resultFigures(r ledger.Result) string {
 		fmt.Fprintf(&b, "turn time: queued %s, held %s, waiting %s, in flight %s\n",
 			formatWait(w.QueuedMS), formatWait(r.HoldMS), formatWait(r.WaitMS), formatWait(w.InFlightMS))
 	}
+	if c := r.Cost; c != nil {
+		fmt.Fprintf(&b, "billed: %s, cache read tokens: %s, cache write tokens: %s, cache hit ratio: %s\n",
+			formatUSD(c.BilledUSD), formatInt(int64(c.CacheReadTokens)), formatInt(int64(c.CacheWriteTokens)), formatShare(c.CacheHitRatio))
+	}
 	return b.String()
 }
 
@@ -194,8 +209,8 @@ func attemptLines(r ledger.Result) string {
 		if a.WaitBeforeMS > 0 {
 			fmt.Fprintf(&b, " (waited %s)", formatWait(a.WaitBeforeMS))
 		}
-		fmt.Fprintf(&b, ": %s, max_tokens %s, input %s -> %s\n", a.Model, formatInt(int64(a.MaxTokens)),
-			formatInt(int64(a.InputTokens)), answer(a))
+		fmt.Fprintf(&b, ": %s, max_tokens %s, input %s -> %s%s\n", a.Model, formatInt(int64(a.MaxTokens)),
+			formatInt(int64(a.InputTokens)), answer(a), attemptCost(a))
 	}
 	for _, a := range r.AttemptsLog {
 		line("attempt", a)
@@ -207,6 +222,20 @@ func attemptLines(r ledger.Result) string {
 		fmt.Fprintf(&b, "then slept %s after the final attempt\n", formatWait(sleep))
 	}
 	return b.String()
+}
+
+// attemptCost is what an attempt's answer read from and wrote to the
+// prompt cache and what it was billed, "" when none of them: "; cache
+// read 36,000, written 400; billed $0.0771".
+func attemptCost(a ledger.Attempt) string {
+	var s string
+	if a.CacheReadTokens > 0 || a.CacheWriteTokens > 0 {
+		s = fmt.Sprintf("; cache read %s, written %s", formatInt(int64(a.CacheReadTokens)), formatInt(int64(a.CacheWriteTokens)))
+	}
+	if a.BilledUSD > 0 {
+		s += "; billed " + formatUSD(a.BilledUSD)
+	}
+	return s
 }
 
 // xmlComment is s made fit for an XML comment: what XML cannot hold

@@ -86,3 +86,38 @@ var _ = Describe("JUnit", func() {
 		Expect(JUnit(failingWriter{}, fixtureReport(), Options{})).To(MatchError(errWrite))
 	})
 })
+
+var _ = Describe("JUnit's cost", func() {
+	It("gives a priced case its cost as properties named as in the JSON, in its figures and on each attempt", func() {
+		var buf bytes.Buffer
+		Expect(JUnit(&buf, pricedReport(), Options{})).To(Succeed())
+		var doc struct {
+			Suites []struct {
+				Name  string `xml:"name,attr"`
+				Cases []struct {
+					Name       string `xml:"name,attr"`
+					Properties []struct {
+						Name  string `xml:"name,attr"`
+						Value string `xml:"value,attr"`
+					} `xml:"properties>property"`
+					SystemOut string `xml:"system-out"`
+				} `xml:"testcase"`
+			} `xml:"testsuite"`
+		}
+		Expect(xml.Unmarshal(buf.Bytes(), &doc)).To(Succeed())
+		Expect(doc.Suites).To(HaveLen(3))
+		priced := doc.Suites[2]
+		Expect(priced.Name).To(Equal(pricedScenario))
+		classify := priced.Cases[1]
+		props := map[string]string{}
+		for _, p := range classify.Properties {
+			props[p.Name] = p.Value
+		}
+		Expect(props).To(Equal(map[string]string{"cache_read_tokens": "36000", "cache_write_tokens": "36000",
+			"billed_input_tokens": "72000", "billed_usd": "0.2181", "cache_hit_ratio": "0.5"}))
+		Expect(classify.SystemOut).To(ContainSubstring("billed: $0.2181, cache read tokens: 36,000, cache write tokens: 36,000, cache hit ratio: 50%"))
+		Expect(classify.SystemOut).To(ContainSubstring("input 36,000 -> 200, 400 output tokens; cache read 36,000, written 0; billed $0.0771"))
+		Expect(doc.Suites[0].Cases[0].Properties).To(BeEmpty(), "an unpriced case has no properties")
+		Expect(doc.Suites[0].Cases[0].SystemOut).NotTo(ContainSubstring("billed"))
+	})
+})
