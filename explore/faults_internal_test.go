@@ -12,14 +12,14 @@ import (
 func TestFaultHeadersAreHeaders(t *testing.T) {
 	seen := 0
 	for _, f := range faults {
-		for k, v := range f.respond.Headers {
+		for k, v := range f.Respond.Headers {
 			seen++
 			name := strings.ToLower(k)
 			if !strings.Contains(name, "retry") && !strings.Contains(name, "ratelimit") {
-				t.Errorf("%s: %q is no retry or rate-limit header", f.name, k)
+				t.Errorf("%s: %q is no retry or rate-limit header", f.Name, k)
 			}
 			if http.CanonicalHeaderKey(v) == http.CanonicalHeaderKey(k) || strings.Contains(v, "ratelimit") {
-				t.Errorf("%s: header %q has the value %q", f.name, k, v)
+				t.Errorf("%s: header %q has the value %q", f.Name, k, v)
 			}
 		}
 	}

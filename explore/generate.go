@@ -130,8 +130,8 @@ func withQuota(r *rand.Rand, m scenario.Model, t scenario.Turn) scenario.Model {
 // window of virtual time, a number of uses; any of them may be left open.
 func rule(r *rand.Rand, fallback []string) scenario.Rule {
 	f := faults[r.IntN(len(faults))]
-	ru := scenario.Rule{Times: r.IntN(maxTimes + 1), Respond: f.respond}
-	ru.Respond.Headers = maps.Clone(f.respond.Headers)
+	ru := scenario.Rule{Times: r.IntN(maxTimes + 1), Respond: f.Respond}
+	ru.Respond.Headers = maps.Clone(f.Respond.Headers)
 	if len(fallback) > 0 && r.IntN(3) == 0 {
 		ru.When.Model = []string{"primary", "backup"}[r.IntN(2)]
 	}

@@ -16,8 +16,8 @@ func Reached(sc *scenario.Scenario) []string {
 	var out []string
 	for _, f := range faults {
 		for _, r := range sc.Script {
-			if sameRespond(r.Respond, f.respond) {
-				out = append(out, f.name)
+			if sameRespond(r.Respond, f.Respond) {
+				out = append(out, f.Name)
 				break
 			}
 		}

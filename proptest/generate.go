@@ -2,69 +2,47 @@ package proptest
 
 import (
 	"fmt"
+	"maps"
+	"strconv"
 	"time"
 
 	"pgregory.net/rapid"
 
-	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/proptest/property"
 	"github.com/faultbench/faultbench/scenario"
 )
 
 // RetryAfters are the retry-after values, in seconds, that Faults carry.
-var RetryAfters = []int{1, 5, 120}
+var RetryAfters = retryAfters()
 
-// rateLimitReset is when the reset fault says the window opens again,
-// relative to the start of the session.
-const rateLimitReset = 15 * time.Second
-
-// Faults are the answers a generated rule may give: every error kind of
-// docs/classification.md a status can carry, with and without server directives
-// (x-should-retry: true on permanent errors too; false only on the 503),
-// an overflow that gives no numbers, and transport and stream faults.
-//
-// The mock gives a rate-limit 429 a retry-after of its own; the faults
-// meant to carry no directive, or only the reset headers, remove it.
-var Faults = []scenario.Respond{
-	{OK: true},
-	{Status: 403, Headers: map[string]string{"x-should-retry": "true"}},
-	{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details.", Headers: map[string]string{"x-should-retry": "true"}},
-	{Status: 500, Headers: map[string]string{"x-should-retry": "true"}},
-	{Status: 400, Message: "The input is too long for the model's context window."},
-	{Fault: scenario.Fault{Kind: scenario.FaultReset}},
-	{Fault: scenario.Fault{Kind: scenario.FaultMalformed}},
-	{Fault: scenario.Fault{Kind: scenario.FaultEmpty}},
-	{Fault: scenario.Fault{Kind: scenario.FaultCut, After: 3}},
-	{Fault: scenario.Fault{Kind: scenario.FaultError, After: 2}},
-	{Status: 429, Headers: map[string]string{"retry-after": ""}},
-	{Status: 429, Headers: map[string]string{"retry-after": "1"}},
-	{Status: 429, Headers: map[string]string{"retry-after": "5"}},
-	{Status: 429, Headers: map[string]string{"retry-after": "120"}},
-	{Status: 429, Headers: map[string]string{"retry-after-ms": "2500"}},
-	{Status: 429, Headers: map[string]string{"retry-after": "", "anthropic-ratelimit-requests-remaining": "0",
-		"anthropic-ratelimit-requests-reset": clock.Epoch.Add(rateLimitReset).Format(time.RFC3339)}},
-	{Status: 429, Message: "You exceeded your current quota, please check your plan and billing details."},
-	{Status: 529},
-	{Status: 500},
-	{Status: 503, Headers: map[string]string{"x-should-retry": "false"}},
-	{Status: 408},
-	{Status: 409},
-	{Status: 413},
-	{Status: 400, Message: "tools.0.input_schema: JSON schema is invalid"},
-	{Status: 401},
-	{Status: 403},
-	{Status: 402},
-	{Status: 404},
-}
-
-// ServerWaits are the waits Faults may ask for (retry-after and
-// retry-after-ms; a rate-limit reset asks at most rateLimitReset).
-func ServerWaits() []time.Duration {
-	var out []time.Duration
-	for _, s := range RetryAfters {
-		out = append(out, time.Duration(s)*time.Second)
+func retryAfters() []int {
+	var out []int
+	for _, f := range property.Faults {
+		if s, err := strconv.Atoi(f.Respond.Headers["retry-after"]); err == nil {
+			out = append(out, s)
+		}
 	}
-	return append(out, 2500*time.Millisecond)
+	return out
 }
+
+// Faults are the answers a generated rule may give: an answer, or one of
+// the faults of property.Faults, the vocabulary explore's search draws
+// from too (every error kind of docs/classification.md a status can
+// carry, with and without server directives, transport and stream
+// faults; see there).
+var Faults = faultResponds()
+
+func faultResponds() []scenario.Respond {
+	out := []scenario.Respond{{OK: true}}
+	for _, f := range property.Faults {
+		out = append(out, f.Respond)
+	}
+	return out
+}
+
+// ServerWaits are the waits Faults may ask for: retry-after,
+// retry-after-ms and how far ahead their rate-limit resets are.
+func ServerWaits() []time.Duration { return property.ServerWaits() }
 
 // Scenario generates small scenarios: one or two models, a turn that may
 // overflow the window or need more output than max_tokens, may be marked
@@ -111,6 +89,7 @@ func Scenario() *rapid.Generator[*scenario.Scenario] {
 				Times:   rapid.IntRange(0, 3).Draw(t, fmt.Sprintf("rule%d.times", i)),
 				Respond: rapid.SampledFrom(Faults).Draw(t, fmt.Sprintf("rule%d.respond", i)),
 			}
+			r.Respond.Headers = maps.Clone(r.Respond.Headers) // the vocabulary's own stays as it is
 			r.When.Model = rapid.SampledFrom([]string{"", "primary", "backup"}).Draw(t, fmt.Sprintf("rule%d.model", i))
 			r.When.Attempt = rapid.IntRange(0, 4).Draw(t, fmt.Sprintf("rule%d.attempt", i))
 			r.When.Before = scenario.Duration(time.Duration(rapid.IntRange(0, 40).Draw(t, fmt.Sprintf("rule%d.before_s", i))) * time.Second)

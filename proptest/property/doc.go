@@ -5,5 +5,6 @@
 // explains the break (or says that none does: an engine bug). proptest
 // wraps them with rapid over generated scripts; explore applies them to
 // the scripts it makes. Default lists the suite every recommended preset
-// keeps; All adds the properties that are opt-in by name.
+// keeps; All adds the properties that are opt-in by name. Faults is the
+// vocabulary of scripted answers both generators draw from.
 package property
