@@ -115,3 +115,24 @@ var _ = Describe("the journal", func() {
 		Entry("a 400 about a schema", 400, "invalid_request_error", "tools.0: bad schema", "invalid_request"),
 	)
 })
+
+var _ = Describe("the session summary", func() {
+	It("counts the waits the server asked for and those the client kept", func() {
+		clk := clock.NewVirtual()
+		srv := mockllm.New([]*scenario.Scenario{newScenario(
+			scenario.Rule{Times: 2, Respond: scenario.Respond{Status: 429, Headers: map[string]string{"retry-after": "2"}}},
+		)}, clock.NewVirtual())
+		Expect(srv.Open(scName, "s", clk)).To(Succeed())
+		to("s").send(srv, ask("sonnet", 30, 120))
+		clk.Advance(time.Second) // too soon: asked 2 s
+		to("s").send(srv, ask("sonnet", 30, 120))
+		clk.Advance(2500 * time.Millisecond) // waited
+		to("s").send(srv, ask("sonnet", 30, 120))
+
+		Expect(mockllm.Summarize(srv.Journal())).To(Equal([]mockllm.SessionSummary{{
+			Scenario: scName, Session: "s", Wires: []string{"anthropic"}, Requests: 3,
+			Statuses: []string{"429", "429", "200"}, InputTokens: 360, OutputTokens: 30, SpanMS: 3500,
+			RetryAfterAsked: 2, RetryAfterHonored: 1,
+		}}))
+	})
+})

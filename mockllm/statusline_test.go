@@ -6,6 +6,7 @@ import (
 	"net"
 	"strconv"
 	"strings"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -22,6 +23,9 @@ var _ = Describe("the status line", func() {
 		conn, err := net.Dial("tcp", ep.Addr)
 		Expect(err).NotTo(HaveOccurred())
 		defer conn.Close()
+		// Bounded: a mock that wrote the answer through net/http would keep
+		// the connection open, and the read below would never end.
+		Expect(conn.SetDeadline(time.Now().Add(10 * time.Second))).To(Succeed())
 		body := ask("sonnet", 100, 10)
 		_, err = io.WriteString(conn, "POST /sc/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "+
 			strconv.Itoa(len(body))+"\r\n\r\n"+body)

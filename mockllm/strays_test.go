@@ -1,6 +1,7 @@
 package mockllm
 
 import (
+	"fmt"
 	"net/http"
 	"net/http/httptest"
 	"strings"
@@ -36,5 +37,25 @@ func TestStraysKeepClippedCopies(t *testing.T) {
 				t.Errorf("%s keeps %d bytes", name, len(v))
 			}
 		}
+	}
+}
+
+// The strays' journal is a ring: past maxStrays requests that reached no
+// session, each new one replaces the oldest, so a client that keeps
+// asking for an unknown scenario sees the latest 1,000 in the journal and
+// the server's memory stays flat.
+func TestStraysKeepTheLatest(t *testing.T) {
+	s := New(nil, clock.NewVirtual())
+	const sent = maxStrays + 5
+	for i := range sent {
+		r := httptest.NewRequest(http.MethodPost, fmt.Sprintf("/nowhere-%d/v1/messages", i), strings.NewReader("{}"))
+		s.ServeHTTP(httptest.NewRecorder(), r)
+	}
+	got := s.Journal()
+	if len(got) != maxStrays {
+		t.Fatalf("%d strays journalled after %d, want the latest %d", len(got), sent, maxStrays)
+	}
+	if first, last := got[0].Scenario, got[len(got)-1].Scenario; first != "nowhere-5" || last != fmt.Sprintf("nowhere-%d", sent-1) {
+		t.Errorf("the journal runs from %q to %q, want nowhere-5 to nowhere-%d", first, last, sent-1)
 	}
 }

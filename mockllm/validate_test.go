@@ -34,6 +34,15 @@ const (
 	toolC1   = `{"role":"tool","tool_call_id":"call_1","content":"ok"}`
 )
 
+// fnCall and fnOutput are a Responses API function call and its answer.
+func fnCall(id string) string {
+	return `{"type":"function_call","call_id":"` + id + `","name":"read","arguments":"{}"}`
+}
+
+func fnOutput(id string) string {
+	return `{"type":"function_call_output","call_id":"` + id + `","output":"ok"}`
+}
+
 var _ = Describe("requests checked as the real APIs check them", func() {
 	var srv *mockllm.Server
 	BeforeEach(func() { srv = mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual()) })
@@ -114,6 +123,23 @@ var _ = Describe("requests checked as the real APIs check them", func() {
 			"Invalid value for 'content': expected a string, got null."),
 		Entry("an empty list of parts", `[{"role":"user","content":[]}]`, "messages[0].content", "empty_array",
 			"Invalid 'messages[0].content': empty array. Expected an array with minimum length 1, but got an empty array instead."),
+	)
+
+	DescribeTable("OpenAI Responses: a function call left unanswered is named",
+		func(input, want string) {
+			w := call{path: "/" + scName + "/v1/responses", session: "s"}.send(srv, `{"model":"sonnet","input":[`+input+`]}`)
+			Expect(w.Code).To(Equal(400), w.Body.String())
+			var e oaError
+			Expect(json.Unmarshal(w.Body.Bytes(), &e)).To(Succeed())
+			Expect(e.Error.Message).To(Equal(want))
+			Expect(e.Error.Param).To(HaveValue(Equal("input")))
+		},
+		// The first call is answered, the second not: the message names the
+		// second, the one the agent forgot.
+		Entry("before the next message", userHi+`,`+fnCall("c1")+`,`+fnCall("c2")+`,`+fnOutput("c1")+`,`+userHi,
+			"No tool output found for function call c2."),
+		Entry("at the end of the input", userHi+`,`+fnCall("c1")+`,`+fnCall("c2")+`,`+fnCall("c3")+`,`+fnOutput("c1")+`,`+fnOutput("c3"),
+			"No tool output found for function call c2."),
 	)
 
 	It("OpenAI: takes a tool round trip", func() {

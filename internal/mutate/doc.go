@@ -10,6 +10,7 @@
 //
 //	go run ./internal/mutate                    # every mutant
 //	go run ./internal/mutate -only kimi         # those whose name contains "kimi"
+//	go run ./internal/mutate -dir recovery      # those of recovery/'s own files
 //	go run ./internal/mutate -list my.yaml -p 1
 //
 // docs/mutation.md says how long it takes and how to add a mutant.

@@ -10,6 +10,7 @@ import (
 	"io/fs"
 	"os"
 	"os/exec"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -45,6 +46,7 @@ type verdict struct {
 func main() {
 	list := flag.String("list", "internal/mutate/mutants.yaml", "the mutant list")
 	only := flag.String("only", "", "run only the mutants whose name contains one of these (comma-separated)")
+	dir := flag.String("dir", "", "run only the mutants of files in these folders, not their subfolders (comma-separated: recovery,mockllm/internal/wire)")
 	files := flag.Bool("files", false, "print the mutants per file and the files with logic that have none, run nothing")
 	parallel := flag.Int("p", 2, "mutants at once (each on its own copy of the module)")
 	timeout := flag.Duration("timeout", 3*time.Minute, "the longest one mutant's tests may run")
@@ -56,7 +58,7 @@ func main() {
 		}
 		os.Exit(code)
 	}
-	code, err := run(os.Stdout, *list, *only, *parallel, *timeout)
+	code, err := run(os.Stdout, *list, *only, *dir, *parallel, *timeout)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "mutate:", err)
 	}
@@ -108,22 +110,31 @@ func report(out io.Writer, list string) (int, error) {
 	return 1, nil
 }
 
-func run(out io.Writer, list, only string, parallel int, timeout time.Duration) (int, error) {
+// choose is the mutants whose name contains one of the comma-separated
+// parts of only and whose file is in one of the comma-separated folders
+// of dirs; an empty only or dirs takes every mutant.
+func choose(mutants []Mutant, only, dirs string) []Mutant {
+	var chosen []Mutant
+	for _, m := range mutants {
+		named := slices.ContainsFunc(strings.Split(only, ","), func(part string) bool { return strings.Contains(m.Name, part) })
+		in := dirs == "" || slices.ContainsFunc(strings.Split(dirs, ","), func(d string) bool {
+			return path.Dir(m.File) == path.Clean(strings.TrimSpace(d))
+		})
+		if named && in {
+			chosen = append(chosen, m)
+		}
+	}
+	return chosen
+}
+
+func run(out io.Writer, list, only, dirs string, parallel int, timeout time.Duration) (int, error) {
 	mutants, err := load(list)
 	if err != nil {
 		return 2, err
 	}
-	var chosen []Mutant
-	for _, m := range mutants {
-		for _, part := range strings.Split(only, ",") {
-			if strings.Contains(m.Name, part) {
-				chosen = append(chosen, m)
-				break
-			}
-		}
-	}
+	chosen := choose(mutants, only, dirs)
 	if len(chosen) == 0 {
-		return 2, fmt.Errorf("%s: no mutant matches %q", list, only)
+		return 2, fmt.Errorf("%s: no mutant matches -only %q -dir %q", list, only, dirs)
 	}
 	// Every snippet is checked against the tree before anything runs.
 	bad := false
