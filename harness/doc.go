@@ -25,7 +25,10 @@
 // mock waits on the turn's behalf (an answer in flight, a delay, a
 // dribble), or the turn ends. The scheduler then moves the clock to the
 // earliest wake-up among the waiting turns and the turns not yet started,
-// ties broken by turn index, and hands the run to that turn. Turn k starts
+// ties broken by turn index, and hands the run to that turn. A turn
+// waiting for an adaptive limiter's slot is woken by the turn that frees
+// one (the scheduler is a recovery.WakeClock): its wake-up moves to that
+// instant. Turn k starts
 // at k × start.every (0 for together) or when one of the concurrency slots
 // frees, whichever is later. Since nothing runs in parallel within a
 // workload and every choice is made on virtual time, the same seed gives
