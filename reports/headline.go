@@ -70,10 +70,10 @@ func (c comparison) headline(opts Options) []string {
 
 // billedLine ranks the strategies by the dollars billed on the priced
 // single-turn scenarios — the geometric mean of each scenario's bill over
-// the reference's — after the best outcomes reached, as a verdict puts
-// success first: a strategy that stops cheaply never ranks before one
-// that reached the best outcome more often. order is by best outcomes
-// reached; a tie keeps its order. Empty when no scenario was billed.
+// the reference's — after the best outcomes reached on them, as a verdict
+// puts success first: a strategy that stops cheaply never ranks before
+// one that reached the best outcome more often. A tie keeps order's
+// order. Empty when no scenario was billed.
 func (c comparison) billedLine(order []string) string {
 	if c.pricedCount == 0 {
 		return ""
@@ -83,7 +83,7 @@ func (c comparison) billedLine(order []string) string {
 		return ""
 	}
 	slices.SortStableFunc(ranked, func(a, b string) int {
-		if ba, bb := c.turns[a].best, c.turns[b].best; ba != bb {
+		if ba, bb := c.turns[a].pricedBest, c.turns[b].pricedBest; ba != bb {
 			return cmpInt(bb, ba)
 		}
 		return cmpFloat(c.turns[a].ratioBilled.value(), c.turns[b].ratioBilled.value())
@@ -92,9 +92,8 @@ func (c comparison) billedLine(order []string) string {
 	for i, s := range ranked {
 		parts[i] = s + " " + c.turns[s].ratioBilled.String()
 	}
-	return fmt.Sprintf("Billed dollars on %d priced %s against %s (geometric mean of per-scenario ratios), "+
-		"by best outcomes reached, then dollars: %s.", c.pricedCount, plural(c.pricedCount, "scenario", "scenarios"),
-		c.ref, strings.Join(parts, ", "))
+	return fmt.Sprintf("Billed vs %s, %d priced %s: %s.",
+		c.ref, c.pricedCount, plural(c.pricedCount, "scenario", "scenarios"), strings.Join(parts, ", "))
 }
 
 // budgetStatus is the headline's last line: the budgets, then the

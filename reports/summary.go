@@ -74,8 +74,10 @@ type turnTotals struct {
 	attempts, waitMS, holdMS              int64
 	submitted                             int64
 	ratioAttempts, ratioWait, ratioTokens geomean
-	// ratioBilled is over the priced scenarios only.
+	// ratioBilled and pricedBest are over the priced scenarios only: the
+	// geometric mean of the bills' ratios, and the best outcomes reached.
 	ratioBilled geomean
+	pricedBest  int64
 }
 
 // fleetTotals is what one strategy did over the fleets.
@@ -157,6 +159,9 @@ func compare(g grouped, want string) comparison {
 			t.runs++
 			if best[s] {
 				t.best++
+				if v.priced {
+					t.pricedBest++
+				}
 			}
 			if r.Outcome == ledger.OutcomeSuccess {
 				t.successes++

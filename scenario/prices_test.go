@@ -106,3 +106,33 @@ func TestLoadPricesReadsOnlyASmallRegularFile(t *testing.T) {
 		t.Errorf("a file over the ceiling: %v", err)
 	}
 }
+
+// FuzzParsePrices checks that no input makes ParsePrices panic, that it
+// returns a file or an error naming the file, never both, and that a
+// price it accepts is within the ceiling.
+func FuzzParsePrices(f *testing.F) {
+	for _, s := range []string{"sonnet: {input: 3, output: 15}\n", "m: &p {input: 1}\nn: *p\n", "m: {<<: {input: 2}}\n",
+		"m:\n  input: 3\n  cache_write_1h: .inf\n", "- m\n", "m: {input: 1}\n---\nn: {}\n", "\"\": {input: 1}\n"} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		pf, err := scenario.ParsePrices("fuzz.yaml", data)
+		if (pf == nil) == (err == nil) {
+			t.Fatalf("file %+v and error %v", pf, err)
+		}
+		if err != nil {
+			var e *scenario.Error
+			if !errors.As(err, &e) || e.File != "fuzz.yaml" {
+				t.Fatalf("error %q is no *scenario.Error naming the file", err)
+			}
+			return
+		}
+		for name, p := range pf.Prices {
+			for _, x := range []float64{p.Input, p.Output, p.CacheWrite5m, p.CacheWrite1h, p.CacheRead} {
+				if !(x >= 0 && x <= scenario.MaxPrice) {
+					t.Fatalf("%q: price %v accepted", name, x)
+				}
+			}
+		}
+	})
+}
