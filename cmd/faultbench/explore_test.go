@@ -39,7 +39,7 @@ func TestExploreWritesAFileThatRunShows(t *testing.T) {
 	var path string
 	for i := range files {
 		dir := t.TempDir()
-		code, out, errOut := run(t, "explore", "--strategy", "blind", "--against", "classify", "--runs", "30", "--out", dir)
+		code, out, errOut := run(t, "explore", "--strategy", "blind", "--against", "classify", "--runs", "5", "--out", dir)
 		if code != exitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
@@ -95,7 +95,7 @@ func TestExploreOfAStrategyFileValidates(t *testing.T) {
 		t.Fatal(err)
 	}
 	out := filepath.Join(dir, "explored")
-	code, stdout, errOut := run(t, "explore", "--strategy", mine, "--against", "classify", "--runs", "20", "--out", out)
+	code, stdout, errOut := run(t, "explore", "--strategy", mine, "--against", "classify", "--runs", "5", "--out", out)
 	if code != exitOK {
 		t.Fatalf("explore: exit %d: %s", code, errOut)
 	}

@@ -153,11 +153,11 @@ func TestShardsMergeIntoTheUnshardedJSON(t *testing.T) {
 func TestMergeOfARunsJSONPrintsTheRunsTable(t *testing.T) {
 	report := filepath.Join(t.TempDir(), "report.json")
 	scenarios := []string{"../../scenarios/overloaded-then-backup.yaml", "../../scenarios/thundering-herd.yaml"}
-	if code, _, errOut := run(t, cli([]string{"run", "--format", "json", "--out", report}, scenarios...)...); code != exitOK {
+	if code, _, errOut := run(t, cli(cli([]string{"run", "--format", "json", "--out", report}, two...), scenarios...)...); code != exitOK {
 		t.Fatalf("run --format json: exit %d: %s", code, errOut)
 	}
 	for _, view := range [][]string{nil, {"--all-rows"}, {"--details"}} {
-		code, table, errOut := run(t, cli(cli([]string{"run"}, view...), scenarios...)...)
+		code, table, errOut := run(t, cli(cli(cli([]string{"run"}, two...), view...), scenarios...)...)
 		if code != exitOK {
 			t.Fatalf("run %v: exit %d: %s", view, code, errOut)
 		}
