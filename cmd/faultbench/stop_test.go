@@ -20,7 +20,7 @@ func TestATerminatedFleetRunWritesAnIncompleteReport(t *testing.T) {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer cancel(nil)
 	runProgress = func(done, _ int) {
-		if done == 30 {
+		if done == 2 {
 			cancel(errTerminated)
 		}
 	}
