@@ -42,6 +42,8 @@ func ExampleAll() {
 	// NoAttemptExceedsWindowAfterOverflow
 	// MaxTokensWithinOutputLimit
 	// StuckLoopEndsWithinStepCap
+	// BilledWithinCachedFigures
+	// CacheFollowsItsLifetime
 	// LoopGuardWarnsFirst
 	// AdmitsWithinQuota
 	// SameSeedSameFleet

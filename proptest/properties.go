@@ -105,6 +105,24 @@ func StuckLoopEndsWithinStepCap(strategies ...recovery.Strategy) func(*rapid.T) 
 	return perRun(property.StuckLoopEndsWithinStepCap, ToolScenario(), strategies)
 }
 
+// costScenario draws a lone turn or an agent turn: each may cache its
+// prompt and have a price.
+func costScenario() *rapid.Generator[*scenario.Scenario] {
+	return rapid.OneOf(Scenario(), ToolScenario())
+}
+
+// BilledWithinCachedFigures is property.BilledWithinCachedFigures over
+// generated scripts and tool scripts.
+func BilledWithinCachedFigures(strategies ...recovery.Strategy) func(*rapid.T) {
+	return perRun(property.BilledWithinCachedFigures, costScenario(), strategies)
+}
+
+// CacheFollowsItsLifetime is property.CacheFollowsItsLifetime over
+// generated scripts and tool scripts.
+func CacheFollowsItsLifetime(strategies ...recovery.Strategy) func(*rapid.T) {
+	return perRun(property.CacheFollowsItsLifetime, costScenario(), strategies)
+}
+
 // LoopGuardWarnsFirst is property.LoopGuardWarnsFirst over generated tool
 // scripts. It is opt-in: not in Default, so Check leaves it out; run it
 // by name (rapid.Check(t, proptest.LoopGuardWarnsFirst(mine))).

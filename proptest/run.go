@@ -62,6 +62,8 @@ func All() []Property {
 		{"NoAttemptExceedsWindowAfterOverflow", NoAttemptExceedsWindowAfterOverflow, false},
 		{"MaxTokensWithinOutputLimit", MaxTokensWithinOutputLimit, false},
 		{"StuckLoopEndsWithinStepCap", StuckLoopEndsWithinStepCap, false},
+		{"BilledWithinCachedFigures", BilledWithinCachedFigures, false},
+		{"CacheFollowsItsLifetime", CacheFollowsItsLifetime, false},
 		{"LoopGuardWarnsFirst", LoopGuardWarnsFirst, true},
 		{"AdmitsWithinQuota", AdmitsWithinQuota, false},
 		{"SameSeedSameFleet", SameSeedSameFleet, false},

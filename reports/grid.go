@@ -213,23 +213,27 @@ func joinPieces(pieces []string, width int) []string {
 
 // differs reports whether a scenario is worth reading in detail: its
 // strategies did not all reach the best outcome, or the dearest of them
-// took more than twice the attempts or submitted more than twice the input
-// tokens of the cheapest.
+// took more than twice the attempts, submitted more than twice the input
+// tokens or was billed more than twice the dollars of the cheapest.
 func (c comparison) differs(v ScenarioVerdict) bool {
 	if len(v.Best) != len(v.Ranking) {
 		return true
 	}
 	var minA, maxA, minT, maxT int64 = -1, 0, -1, 0
+	minD, maxD := -1.0, 0.0
 	for _, s := range v.Ranking {
 		r, _ := c.g.cell(v.Scenario, s)
-		a, t := int64(r.Attempts), int64(r.SubmittedInputTokens)
+		a, t, d := int64(r.Attempts), int64(r.SubmittedInputTokens), billedUSD(r)
 		if minA < 0 || a < minA {
 			minA = a
 		}
 		if minT < 0 || t < minT {
 			minT = t
 		}
-		maxA, maxT = max(maxA, a), max(maxT, t)
+		if minD < 0 || d < minD {
+			minD = d
+		}
+		maxA, maxT, maxD = max(maxA, a), max(maxT, t), max(maxD, d)
 	}
-	return maxA > 2*minA || maxT > 2*minT
+	return maxA > 2*minA || maxT > 2*minT || maxD > 2*minD
 }

@@ -39,6 +39,9 @@ func (c comparison) headline(opts Options) []string {
 			lines = append(lines, fmt.Sprintf("Against %s (geometric mean of per-scenario ratios): %s.", c.ref,
 				strings.Join(costs, "; ")))
 		}
+		if line := c.billedLine(order); line != "" {
+			lines = append(lines, line)
+		}
 	}
 	if c.fleetCount > 0 {
 		order := slices.Clone(c.strategies)
@@ -63,6 +66,34 @@ func (c comparison) headline(opts Options) []string {
 		lines = append(lines, s)
 	}
 	return lines
+}
+
+// billedLine ranks the strategies by the dollars billed on the priced
+// single-turn scenarios — the geometric mean of each scenario's bill over
+// the reference's — after the best outcomes reached on them, as a verdict
+// puts success first: a strategy that stops cheaply never ranks before
+// one that reached the best outcome more often. A tie keeps order's
+// order. Empty when no scenario was billed.
+func (c comparison) billedLine(order []string) string {
+	if c.pricedCount == 0 {
+		return ""
+	}
+	ranked := slices.DeleteFunc(slices.Clone(order), func(s string) bool { return c.turns[s].ratioBilled.n == 0 })
+	if len(ranked) == 0 {
+		return ""
+	}
+	slices.SortStableFunc(ranked, func(a, b string) int {
+		if ba, bb := c.turns[a].pricedBest, c.turns[b].pricedBest; ba != bb {
+			return cmpInt(bb, ba)
+		}
+		return cmpFloat(c.turns[a].ratioBilled.value(), c.turns[b].ratioBilled.value())
+	})
+	parts := make([]string, len(ranked))
+	for i, s := range ranked {
+		parts[i] = s + " " + c.turns[s].ratioBilled.String()
+	}
+	return fmt.Sprintf("Billed vs %s, %d priced %s: %s.",
+		c.ref, c.pricedCount, plural(c.pricedCount, "scenario", "scenarios"), strings.Join(parts, ", "))
 }
 
 // budgetStatus is the headline's last line: the budgets, then the

@@ -40,7 +40,7 @@ type Options struct {
 	// Markdown and HTML always do. By default the text table has, after its
 	// grid, a short entry only for the scenarios where the strategies
 	// differ: not all reached the best outcome, or one took more than
-	// twice the attempts or input tokens of another.
+	// twice the attempts, input tokens or billed dollars of another.
 	Details bool
 	// Scenarios, when set, names the scenarios whose cost tables the text
 	// table prints (instead of the short entries).

@@ -25,10 +25,21 @@ const TurnRule = "success before any other outcome, then fewest attempts, then f
 const FleetRule = "most turns succeeded, then fewest attempts, then fewest wasted input tokens; " +
 	"a tie goes to the strategy listed first"
 
+// PricedTurnRule is TurnRule for a scenario with prices (docs/cost.md):
+// the dollars billed decide before the attempts. Success still comes
+// first: a cheap failure never ranks before a success.
+const PricedTurnRule = "success before any other outcome, then least billed dollars, then fewest attempts, " +
+	"then fewest submitted input tokens, then least wait (retry waits and holds); a tie goes to the strategy listed first"
+
+// PricedFleetRule is FleetRule for a fleet with prices: the dollars
+// billed decide after the turns succeeded.
+const PricedFleetRule = "most turns succeeded, then least billed dollars, then fewest attempts, " +
+	"then fewest wasted input tokens; a tie goes to the strategy listed first"
+
 // BestOutcomeRule says which runs of a scenario reach the best outcome the
 // scenario allows.
 const BestOutcomeRule = "success when any strategy of the run succeeded on the scenario; else the cheapest stop, " +
-	"the runs that tie the verdict's winner on attempts, submitted input tokens and wait"
+	"the runs that tie the verdict's winner on billed dollars (when priced), attempts, submitted input tokens and wait"
 
 // ScenarioVerdict is one scenario's ranking of the strategies that ran it
 // (hindsight's row left out), as the JSON's "verdicts" list holds it.
@@ -46,18 +57,28 @@ type ScenarioVerdict struct {
 	// allows (BestOutcomeRule); for a fleet, those with the most turns
 	// succeeded. In the order of Ranking.
 	Best []string `json:"best_outcome"`
-	// Rule is the order applied: TurnRule or FleetRule, as written.
+	// Rule is the order applied, as written: TurnRule or FleetRule, or
+	// PricedTurnRule or PricedFleetRule when a run of the scenario was
+	// billed.
 	Rule string `json:"rule"`
 
-	fleet bool
+	fleet, priced bool
 }
 
 // heldMS is a run's time held back: its retries' waits and its policies'
 // holds.
 func heldMS(r ledger.Result) int64 { return r.WaitMS + r.HoldMS }
 
-// turnCompare orders a and b by [TurnRule]: -1 when a ranks first, 0 when
-// they tie.
+// billedUSD is a result's bill, 0 without a cost.
+func billedUSD(r ledger.Result) float64 {
+	if r.Cost == nil {
+		return 0
+	}
+	return r.Cost.BilledUSD
+}
+
+// turnCompare orders a and b by [PricedTurnRule], which is [TurnRule]
+// where nothing was billed: -1 when a ranks first, 0 when they tie.
 func turnCompare(a, b ledger.Result) int {
 	sa, sb := a.Outcome == ledger.OutcomeSuccess, b.Outcome == ledger.OutcomeSuccess
 	switch {
@@ -66,6 +87,8 @@ func turnCompare(a, b ledger.Result) int {
 			return -1
 		}
 		return 1
+	case billedUSD(a) != billedUSD(b):
+		return cmpFloat(billedUSD(a), billedUSD(b))
 	case a.Attempts != b.Attempts:
 		return cmpInt(int64(a.Attempts), int64(b.Attempts))
 	case a.SubmittedInputTokens != b.SubmittedInputTokens:
@@ -75,12 +98,15 @@ func turnCompare(a, b ledger.Result) int {
 	}
 }
 
-// fleetCompare orders two fleets by [FleetRule].
+// fleetCompare orders two fleets by [PricedFleetRule], which is
+// [FleetRule] where nothing was billed.
 func fleetCompare(a, b ledger.Result) int {
 	wa, wb := workloadOf(a), workloadOf(b)
 	switch {
 	case wa.Succeeded != wb.Succeeded:
 		return cmpInt(int64(wb.Succeeded), int64(wa.Succeeded))
+	case billedUSD(a) != billedUSD(b):
+		return cmpFloat(billedUSD(a), billedUSD(b))
 	case a.Attempts != b.Attempts:
 		return cmpInt(int64(a.Attempts), int64(b.Attempts))
 	default:
@@ -96,6 +122,27 @@ func cmpInt(a, b int64) int {
 		return 1
 	}
 	return 0
+}
+
+func cmpFloat(a, b float64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// billed reports whether any run of the scenario was billed: its
+// verdict ranks by the priced rule.
+func billed(g grouped, scenario string) bool {
+	for _, s := range g.strategies {
+		if r, ok := g.cell(scenario, s); ok && s != hindsightStrategy && billedUSD(r) > 0 {
+			return true
+		}
+	}
+	return false
 }
 
 // workloadOf is a result's workload, zero for a lone turn.
@@ -125,14 +172,19 @@ func verdictOf(g grouped, scenario string) (ScenarioVerdict, bool) {
 	if len(names) == 0 {
 		return ScenarioVerdict{}, false
 	}
-	fleet := hasWorkload(g, scenario)
+	fleet, priced := hasWorkload(g, scenario), billed(g, scenario)
 	compare, rule := turnCompare, TurnRule
-	if fleet {
+	switch {
+	case fleet && priced:
+		compare, rule = fleetCompare, PricedFleetRule
+	case fleet:
 		compare, rule = fleetCompare, FleetRule
+	case priced:
+		rule = PricedTurnRule
 	}
 	cell := func(s string) ledger.Result { r, _ := g.cell(scenario, s); return r }
 	slices.SortStableFunc(names, func(a, b string) int { return compare(cell(a), cell(b)) })
-	v := ScenarioVerdict{Scenario: scenario, Winner: names[0], Ranking: names, Rule: rule, fleet: fleet}
+	v := ScenarioVerdict{Scenario: scenario, Winner: names[0], Ranking: names, Rule: rule, fleet: fleet, priced: priced}
 	win := cell(names[0])
 	for _, s := range names {
 		r := cell(s)
@@ -189,8 +241,10 @@ func Verdicts(rep ledger.Report) ([]ScenarioVerdict, error) {
 // verdictLine is the line under a scenario's table: the winner, then
 // what the others did, grouped by outcome in the order of the ranking
 // ("verdict: classify: success in 3 attempts; success: kimi-code in 4;
-// failed: blind after 5"). The winner's input tokens and wait are named
-// when they decided: the next strategy had its outcome and attempts.
+// failed: blind after 5"), with a priced scenario's the winner's bill
+// ("success in 8 attempts, billed $0.2181"). The winner's input tokens
+// and wait are named when they decided: the next strategy had its
+// outcome, bill and attempts.
 func verdictLine(g grouped, v ScenarioVerdict) string {
 	cell := func(s string) ledger.Result { r, _ := g.cell(v.Scenario, s); return r }
 	if v.fleet {
@@ -204,8 +258,11 @@ func verdictLine(g grouped, v ScenarioVerdict) string {
 	}
 	fmt.Fprintf(&b, "%s: %s %s %s %s", v.Winner, orNoValue(string(win.Outcome)), inOrAfter(win),
 		formatInt(int64(win.Attempts)), plural(win.Attempts, "attempt", "attempts"))
+	if v.priced {
+		fmt.Fprintf(&b, ", billed %s", formatUSD(billedUSD(win)))
+	}
 	if len(v.Ranking) > 1 {
-		if next := cell(v.Ranking[1]); next.Outcome == win.Outcome && next.Attempts == win.Attempts {
+		if next := cell(v.Ranking[1]); next.Outcome == win.Outcome && billedUSD(next) == billedUSD(win) && next.Attempts == win.Attempts {
 			fmt.Fprintf(&b, " (%s input tokens, %s wait)", formatInt(int64(win.SubmittedInputTokens)), formatWait(heldMS(win)))
 		}
 	}
@@ -269,6 +326,9 @@ func fleetVerdictLine(cell func(string) ledger.Result, v ScenarioVerdict) string
 	fmt.Fprintf(&b, "verdict: best fleet %s: %s turns succeeded in %s %s, %s wasted input tokens, makespan %s",
 		v.Winner, turns(v.Winner), formatInt(int64(win.Attempts)), plural(win.Attempts, "attempt", "attempts"),
 		formatInt(int64(ww.WastedInputTokens)), formatWait(ww.MakespanMS))
+	if v.priced {
+		fmt.Fprintf(&b, ", billed %s", formatUSD(billedUSD(win)))
+	}
 	if v.Fastest != "" {
 		f := cell(v.Fastest)
 		fmt.Fprintf(&b, "; fastest: %s (%s in %s attempts, makespan %s)", v.Fastest, turns(v.Fastest),

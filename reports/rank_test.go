@@ -43,6 +43,65 @@ func verdictFor(rep ledger.Report, sc string) ScenarioVerdict {
 	return ScenarioVerdict{}
 }
 
+// pricedRun is turnRun billed usd.
+func pricedRun(sc, st string, o ledger.Outcome, attempts int, usd float64) ledger.Result {
+	r := turnRun(sc, st, o, attempts, 1000*attempts, 0)
+	r.Cost = &ledger.Cost{BilledUSD: usd}
+	return r
+}
+
+var _ = Describe("the verdict of a priced scenario", func() {
+	It("ranks by the dollars billed before the attempts, success still first", func() {
+		rep := ledger.Report{Results: []ledger.Result{
+			pricedRun("cache", "blind", ledger.OutcomeSuccess, 8, 0.8724),
+			pricedRun("cache", "quitter", ledger.OutcomeFailed, 1, 0.001),
+			pricedRun("cache", "claude-code", ledger.OutcomeSuccess, 14, 0.2181),
+			pricedRun("cache", "classify", ledger.OutcomeSuccess, 8, 0.8724),
+		}}
+		v := verdictFor(rep, "cache")
+		Expect(v.Rule).To(Equal(PricedTurnRule))
+		Expect(v.Ranking).To(Equal([]string{"claude-code", "blind", "classify", "quitter"}))
+		g, _ := group(rep.Results, nil)
+		Expect(verdictLine(g, v)).To(Equal("verdict: claude-code: success in 14 attempts, billed $0.2181; " +
+			"success: blind, classify in 8; failed: quitter after 1"))
+	})
+
+	It("ranks a fleet by its turns succeeded, then its bill", func() {
+		cheap, dear, cut := fleetRun("f", "cheap", 10, 10, 12, 0, 1000), fleetRun("f", "dear", 10, 10, 10, 0, 1000),
+			fleetRun("f", "cut", 9, 10, 9, 0, 1000)
+		cheap.Cost, dear.Cost, cut.Cost = &ledger.Cost{BilledUSD: 0.3}, &ledger.Cost{BilledUSD: 0.5}, &ledger.Cost{BilledUSD: 0.1}
+		v := verdictFor(ledger.Report{Results: []ledger.Result{dear, cut, cheap}}, "f")
+		Expect(v.Rule).To(Equal(PricedFleetRule))
+		Expect(v.Ranking).To(Equal([]string{"cheap", "dear", "cut"}))
+	})
+
+	It("keeps the unpriced rule where nothing was billed, a cache or not", func() {
+		a, b := pricedRun("free", "a", ledger.OutcomeSuccess, 3, 0), pricedRun("free", "b", ledger.OutcomeSuccess, 2, 0)
+		v := verdictFor(ledger.Report{Results: []ledger.Result{a, b}}, "free")
+		Expect(v.Rule).To(Equal(TurnRule))
+		Expect(v.Winner).To(Equal("b"))
+	})
+
+	It("puts the summary's billed line after the best outcomes reached", func() {
+		rep := ledger.Report{Results: []ledger.Result{
+			pricedRun("one", "classify", ledger.OutcomeSuccess, 2, 0.4), pricedRun("one", "marker", ledger.OutcomeSuccess, 2, 0.1),
+			pricedRun("one", "quitter", ledger.OutcomeFailed, 1, 0.01),
+			pricedRun("two", "classify", ledger.OutcomeSuccess, 2, 0.4), pricedRun("two", "marker", ledger.OutcomeSuccess, 2, 0.4),
+			pricedRun("two", "quitter", ledger.OutcomeFailed, 1, 0.04),
+		}}
+		for _, sc := range []string{"free1", "free2", "free3"} { // quitter's best outcomes are elsewhere
+			rep.Results = append(rep.Results, turnRun(sc, "classify", ledger.OutcomeFailed, 5, 100, 0),
+				turnRun(sc, "marker", ledger.OutcomeFailed, 5, 100, 0), turnRun(sc, "quitter", ledger.OutcomeSuccess, 1, 100, 0))
+		}
+		g, _ := group(rep.Results, nil)
+		Expect(compare(g, "").headline(Options{})).To(ContainElement(
+			"Billed vs classify, 2 priced scenarios: marker 0.5x, classify 1.0x, quitter 0.05x."))
+		unpriced := fixtureReport()
+		g, _ = group(unpriced.Results, nil)
+		Expect(compare(g, "").headline(Options{})).NotTo(ContainElement(ContainSubstring("Billed")))
+	})
+})
+
 var _ = Describe("the verdict", func() {
 	It("never names a strategy that failed, was truncated or aborted when another succeeded", func() {
 		rep := ledger.Report{Results: []ledger.Result{
@@ -170,12 +229,17 @@ func TestVerdictNeverCrownsAFailureOverASuccess(t *testing.T) {
 		n := rapid.IntRange(1, 9).Draw(t, "strategies")
 		var rep ledger.Report
 		succeeded := false
+		priced := rapid.Bool().Draw(t, "priced")
 		for i := range n {
 			o := rapid.SampledFrom(outcomes).Draw(t, "outcome")
 			succeeded = succeeded || o == ledger.OutcomeSuccess
-			rep.Results = append(rep.Results, turnRun("sc", fmt.Sprintf("s%d", i), o,
+			r := turnRun("sc", fmt.Sprintf("s%d", i), o,
 				rapid.IntRange(0, 40).Draw(t, "attempts"), rapid.IntRange(0, 1e6).Draw(t, "tokens"),
-				rapid.Int64Range(0, 1e7).Draw(t, "wait")))
+				rapid.Int64Range(0, 1e7).Draw(t, "wait"))
+			if priced { // a failure can be the cheapest by far
+				r.Cost = &ledger.Cost{BilledUSD: float64(rapid.IntRange(0, 1e6).Draw(t, "nano-dollars")) / 1e9}
+			}
+			rep.Results = append(rep.Results, r)
 		}
 		vs, err := Verdicts(rep)
 		if err != nil {

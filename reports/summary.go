@@ -74,6 +74,10 @@ type turnTotals struct {
 	attempts, waitMS, holdMS              int64
 	submitted                             int64
 	ratioAttempts, ratioWait, ratioTokens geomean
+	// ratioBilled and pricedBest are over the priced scenarios only: the
+	// geometric mean of the bills' ratios, and the best outcomes reached.
+	ratioBilled geomean
+	pricedBest  int64
 }
 
 // fleetTotals is what one strategy did over the fleets.
@@ -92,6 +96,7 @@ type comparison struct {
 	strategies  []string // shown, hindsight aside
 	verdicts    []ScenarioVerdict
 	turnCount   int // single-turn scenarios ranked
+	pricedCount int // of them, those with a bill
 	fleetCount  int
 	turns       map[string]*turnTotals
 	fleets      map[string]*fleetTotals
@@ -143,6 +148,9 @@ func compare(g grouped, want string) comparison {
 			continue
 		}
 		c.turnCount++
+		if v.priced {
+			c.pricedCount++
+		}
 		ref, hasRef := g.cell(v.Scenario, c.ref)
 		for _, s := range v.Ranking {
 			r, _ := g.cell(v.Scenario, s)
@@ -151,6 +159,9 @@ func compare(g grouped, want string) comparison {
 			t.runs++
 			if best[s] {
 				t.best++
+				if v.priced {
+					t.pricedBest++
+				}
 			}
 			if r.Outcome == ledger.OutcomeSuccess {
 				t.successes++
@@ -163,6 +174,9 @@ func compare(g grouped, want string) comparison {
 				t.ratioAttempts.add(float64(r.Attempts), float64(ref.Attempts))
 				t.ratioTokens.add(float64(r.SubmittedInputTokens), float64(ref.SubmittedInputTokens))
 				t.ratioWait.add(float64(heldMS(r)+waitFloorMS), float64(heldMS(ref)+waitFloorMS))
+				if v.priced {
+					t.ratioBilled.add(billedUSD(r), billedUSD(ref))
+				}
 			}
 		}
 	}

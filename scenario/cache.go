@@ -87,13 +87,18 @@ func (v *validator) cost(path string, m Model) {
 		v.errorf(path+".cache.min_tokens", "must be between 0 (1,024) and %d, got %d", MaxCacheMinTokens, c.MinTokens)
 	}
 	if p := m.Price; p != nil {
-		for _, f := range []struct {
-			name string
-			x    float64
-		}{{"input", p.Input}, {"output", p.Output}, {"cache_write_5m", p.CacheWrite5m}, {"cache_write_1h", p.CacheWrite1h}, {"cache_read", p.CacheRead}} {
-			if !(f.x >= 0 && f.x <= MaxPrice) {
-				v.errorf(path+".price."+f.name, "must be between 0 and %d dollars per million tokens, got %s", MaxPrice, fmt.Sprint(f.x))
-			}
+		v.price(path+".price", *p)
+	}
+}
+
+// price checks that every price of p is a number between 0 and MaxPrice.
+func (v *validator) price(path string, p Price) {
+	for _, f := range []struct {
+		name string
+		x    float64
+	}{{"input", p.Input}, {"output", p.Output}, {"cache_write_5m", p.CacheWrite5m}, {"cache_write_1h", p.CacheWrite1h}, {"cache_read", p.CacheRead}} {
+		if !(f.x >= 0 && f.x <= MaxPrice) {
+			v.errorf(joinPath(path, f.name), "must be between 0 and %d dollars per million tokens, got %s", MaxPrice, fmt.Sprint(f.x))
 		}
 	}
 }

@@ -16,5 +16,9 @@
 // Budgets in expect blocks ("<= 4", "< 3s") parse with ParseBudget and
 // Expect.Budgets, outcomes ("!= failed") with ParseOutcome.
 //
+// LoadPrices and ParsePrices read a prices file (`faultbench run
+// --prices`, docs/cost.md) with the same care and positions, and
+// PriceFile.Apply gives its prices to the models of a run's scenarios.
+//
 // The harness and the mock both read scenarios; neither owns the format.
 package scenario

@@ -82,7 +82,9 @@ strategy (--reference; default classify, or blind when classify did not run);
 then the fleets' own summary. A grid of scenarios × strategies follows, an
 outcome and attempts per cell, then the scenarios where the strategies differ,
 each with its verdict line. A single turn's verdict ranks ` + reports.TurnRule + `;
-a fleet's ranks ` + reports.FleetRule + `. --details prints every scenario's cost
+a fleet's ranks ` + reports.FleetRule + `. Where a run was billed (its models have
+prices: docs/cost.md) the dollars rank right after success (turns succeeded),
+and the summary ranks the strategies by the dollars billed. --details prints every scenario's cost
 table, --scenario NAME (repeatable) the named ones'; a cost table leaves out
 rows that are zero for every strategy (--all-rows keeps them).
 --summary-only prints the summaries alone.`

@@ -10,7 +10,7 @@ import (
 	"testing"
 )
 
-// Any file, of any content, given as a scenario or a strategy, ends in
+// Any file, of any content, given as a scenario, a strategy or prices, ends in
 // exit 2 with a message that never quotes what is not YAML.
 func TestHostileFilesAreBadInput(t *testing.T) {
 	dir := t.TempDir()
@@ -41,7 +41,8 @@ func TestHostileFilesAreBadInput(t *testing.T) {
 		files = append(files, filepath.Join(dir, "fifo.yaml"))
 	}
 	for _, f := range files {
-		for _, args := range [][]string{{"validate", f}, {"run", "--strategies", f, "../../scenarios/truncated-answer.yaml"}} {
+		for _, args := range [][]string{{"validate", f}, {"run", "--strategies", f, "../../scenarios/truncated-answer.yaml"},
+			{"run", "--prices", f, "../../scenarios/truncated-answer.yaml"}} {
 			code, _, errOut := run(t, args...)
 			if code != exitBadInput || strings.Contains(errOut, "PATH=") || len(errOut) > 1000 {
 				t.Errorf("%s: exit %d, %d bytes of stderr: %.300s", strings.Join(args, " "), code, len(errOut), errOut)

@@ -35,6 +35,7 @@ type runFlags struct {
 	shard      string
 	timeout    time.Duration
 	hindsight  bool
+	prices     string
 	output     outputFlags
 	gate       gateFlags
 }
@@ -50,7 +51,9 @@ Budgets in the scenarios' expect blocks are always checked and shown in the
 report; --check makes a broken one exit 1. --baseline compares with a saved
 --format json report and exits 1 when a cost grew by more than --max-regress.
 --shard K/N runs the K-th of N slices of the scenario × strategy grid; join
-the shards' JSON with faultbench merge.
+the shards' JSON with faultbench merge. --prices FILE prices the models it
+names, over the scenarios' own prices (docs/cost.md): a YAML mapping such as
+"sonnet: {input: 3, output: 15}", in dollars per million tokens, at most 64 KiB.
 
 ` + viewHelp(),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -66,6 +69,7 @@ the shards' JSON with faultbench merge.
 	fl.StringVar(&f.shard, "shard", "", "run only slice K of N of the scenario × strategy grid, as K/N")
 	f.output.registerView(fl)
 	fl.BoolVar(&f.hindsight, "hindsight", false, "add hindsight's row to each plain turn and each run's regret (cost ÷ hindsight's; docs/explore.md)")
+	fl.StringVar(&f.prices, "prices", "", "YAML file of per-model prices (input, output, cache_write_5m, cache_write_1h, cache_read per million tokens) over the scenarios' own")
 	fl.DurationVar(&f.timeout, "timeout", defaultRunTimeout, "wall-clock time the whole run may take; past it the run stops and reports what finished (0: none)")
 	f.gate.register(fl)
 	return cmd
@@ -150,6 +154,9 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 		return err
 	}
 	if scs, err = runnable(stderr, scs); err != nil {
+		return err
+	}
+	if err := applyPrices(f.prices, scs); err != nil {
 		return err
 	}
 	if err := checkBudgetNames(stderr, scs, builtIn, strategies); err != nil {
@@ -247,6 +254,23 @@ func stopped(ctx context.Context, stdout io.Writer, f runFlags, rep ledger.Repor
 		return err
 	}
 	return fmt.Errorf("run stopped, %w: %d of %d runs finished, and the report shows only those", cause, len(finished), total)
+}
+
+// applyPrices gives the scenarios' models the prices of the --prices
+// file, when one is named; a bad file, or one naming a model that no
+// scenario declares, is bad input.
+func applyPrices(path string, scs []*scenario.Scenario) error {
+	if path == "" {
+		return nil
+	}
+	f, err := scenario.LoadPrices(path)
+	if err != nil {
+		return bad(fmt.Errorf("--prices: %w", err))
+	}
+	if err := f.Apply(scs); err != nil {
+		return bad(fmt.Errorf("--prices: %w", err))
+	}
+	return nil
 }
 
 // cut reports a run that the end of the run's context cut short (or never

@@ -37,6 +37,8 @@ func All() []Property {
 		{Name: "NoAttemptExceedsWindowAfterOverflow", Check: NoAttemptExceedsWindowAfterOverflow},
 		{Name: "MaxTokensWithinOutputLimit", Check: MaxTokensWithinOutputLimit},
 		{Name: "StuckLoopEndsWithinStepCap", Check: StuckLoopEndsWithinStepCap},
+		{Name: "BilledWithinCachedFigures", Check: BilledWithinCachedFigures},
+		{Name: "CacheFollowsItsLifetime", Check: CacheFollowsItsLifetime},
 		{Name: "LoopGuardWarnsFirst", Check: LoopGuardWarnsFirst, OptIn: true},
 	}
 }
