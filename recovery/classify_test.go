@@ -17,6 +17,7 @@ import (
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
+	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -333,3 +334,22 @@ func tlsUnknownAuthority() error {
 	return &url.Error{Op: "Post", URL: "https://api.anthropic.com/v1/messages",
 		Err: &tls.CertificateVerificationError{Err: x509.UnknownAuthorityError{}}}
 }
+
+var _ = Describe("the text of an API error, as a caller logs it", func() {
+	DescribeTable("names the status, the type, the code where there is one, and the message",
+		func(e *recovery.APIError, want string) {
+			Expect(e.Error()).To(Equal(want))
+			// A give-up carries it whole, for the log line an agent prints.
+			engine := recovery.New(recovery.ProviderFunc(func(context.Context, recovery.Request) (*recovery.Response, error) { return nil, e }),
+				recovery.Classifying(), recovery.WithClock(clock.NewVirtual()))
+			_, err := engine.Do(context.Background(), recovery.Request{Model: "m", MaxTokens: 10, Messages: []recovery.Message{{Role: "user", Text: "hi"}}})
+			Expect(err).To(MatchError(HaveSuffix(": " + want)))
+		},
+		Entry("OpenAI's spent quota", &recovery.APIError{StatusCode: 429, Type: "insufficient_quota", Code: "insufficient_quota",
+			Message: "You exceeded your current quota"}, "api error 429 insufficient_quota/insufficient_quota: You exceeded your current quota"),
+		Entry("OpenAI's bad key", &recovery.APIError{StatusCode: 401, Type: "invalid_request_error", Code: "invalid_api_key",
+			Message: "Incorrect API key provided: sk-x."}, "api error 401 invalid_request_error/invalid_api_key: Incorrect API key provided: sk-x."),
+		Entry("Anthropic's bad request, which has no code", &recovery.APIError{StatusCode: 400, Type: "invalid_request_error", Message: "max_tokens: required"},
+			"api error 400 invalid_request_error: max_tokens: required"),
+	)
+})

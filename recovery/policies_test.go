@@ -133,13 +133,29 @@ var _ = Describe("The rate limiter", func() {
 
 	It("holds no longer than max_wait, then sends", func() {
 		s.RateLimiter.MaxWait = time.Second
+		// Bounded: a limiter that kept holding past max_wait would hold for
+		// nothing, again and again, on the virtual clock; the turn is
+		// cancelled at its 100th hold, so the spec fails instead of spinning.
+		ctx, cancel := context.WithCancel(context.Background())
+		defer cancel()
+		holds := 0
 		f := newFleet(s, func(_ int, now time.Time, _ recovery.Request) answer {
 			return withHeaders("anthropic-ratelimit-requests-remaining", "0",
 				"anthropic-ratelimit-requests-reset", now.Add(10*time.Minute).Format(time.RFC3339))
-		})
-		f.turn("m")
-		f.turn("m")
+		}, recovery.WithObserver(func(e recovery.Event) {
+			if e.Type == recovery.EventHold {
+				if holds++; holds == 100 {
+					cancel()
+				}
+			}
+		}))
+		for range 2 {
+			_, err := f.e.Do(ctx, turnOf("m", 100, 1, 50))
+			Expect(err).NotTo(HaveOccurred())
+		}
+		Expect(f.sends).To(HaveLen(2))
 		Expect(f.sends[1].Sub(f.sends[0])).To(Equal(time.Second))
+		Expect(holds).To(Equal(1))
 	})
 
 	It("never holds a request that costs more than the bucket's limit", func() {

@@ -177,6 +177,11 @@ type trace struct {
 // lost its way (persistent mode's own bound is 1,000).
 const maxSends = 1200
 
+// maxEvents bounds the events of a turn, far above what maxSends requests
+// report: a turn that holds or waits again and again without sending
+// fails the property instead of spinning until go test's timeout.
+const maxEvents = 50 * maxSends
+
 func runTrace(t *rapid.T) trace {
 	tr := trace{s: genStrategy(t)}
 	sc := genScript(t)
@@ -233,7 +238,12 @@ func runTrace(t *rapid.T) trace {
 	e := recovery.New(p, tr.s,
 		recovery.WithClock(clk),
 		recovery.WithRand(rand.New(rand.NewPCG(rapid.Uint64().Draw(t, "seed"), 1))),
-		recovery.WithObserver(func(ev recovery.Event) { tr.events = append(tr.events, ev) }),
+		recovery.WithObserver(func(ev recovery.Event) {
+			if len(tr.events) == maxEvents { // a loop that sends nothing, holding or waiting for ever on the virtual clock
+				t.Fatalf("%s: more than %d events: it does not terminate", tr.s.Name, maxEvents)
+			}
+			tr.events = append(tr.events, ev)
+		}),
 		recovery.WithFallbacks("backup"),
 		recovery.WithLimits(map[string]recovery.Limits{"m": {ContextWindow: 200000, MaxOutput: 64000}, "backup": {ContextWindow: 100000, MaxOutput: 32000}}),
 		recovery.WithAuthRefresh(func(context.Context) error { return nil }),
