@@ -259,10 +259,15 @@ func apply(dir string, m Mutant, timeout time.Duration) verdict {
 		v.problem = err.Error()
 		return v
 	}
-	ctx, cancel := context.WithTimeout(context.Background(), timeout)
+	// go test's own -timeout ends a hung test binary (killing only the go
+	// command would leave it running, spinning a core and holding the
+	// output pipe open until its default ten minutes); the context, a
+	// little longer, ends a go command that hangs itself.
+	ctx, cancel := context.WithTimeout(context.Background(), timeout+time.Minute)
 	defer cancel()
-	args := append([]string{"test", "-count=1"}, m.Test...)
+	args := append([]string{"test", "-count=1", "-timeout=" + timeout.String()}, m.Test...)
 	cmd := exec.CommandContext(ctx, "go", args...)
+	cmd.WaitDelay = 10 * time.Second
 	cmd.Dir = dir
 	cmd.Env = append(os.Environ(), "RAPID_NOFAILFILE=true")
 	start := time.Now()
@@ -274,7 +279,7 @@ func apply(dir string, m Mutant, timeout time.Duration) verdict {
 		v.killed = false
 	case strings.Contains(v.output, "[build failed]") || strings.Contains(v.output, "[setup failed]"):
 		v.problem = "does not compile:\n" + firstLines(v.output, 6)
-	case ctx.Err() != nil:
+	case ctx.Err() != nil || strings.Contains(v.output, "panic: test timed out after"):
 		// A mutant that makes a test hang and a machine too busy to run
 		// the tests in time look alike: neither is a kill.
 		v.problem = fmt.Sprintf("timed out after %s: a test hangs, or the machine is too busy (raise -timeout)", timeout)
