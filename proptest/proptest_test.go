@@ -46,10 +46,13 @@ var declared = map[string][]string{
 
 // TestPresetsHoldEveryProperty is faultbench's own CI gate on its presets,
 // and shows how a user gates theirs: each property over every preset that
-// does not break it by design.
+// does not break it by design. The properties run side by side: each
+// draws from its own rapid source, and under -race this is the longest
+// test of the repository.
 func TestPresetsHoldEveryProperty(t *testing.T) {
 	for _, p := range proptest.All() {
 		t.Run(p.Name, func(t *testing.T) {
+			t.Parallel()
 			var hold []recovery.Strategy
 			for _, s := range recovery.Presets() {
 				if !slices.Contains(declared[p.Name], s.Name) {
