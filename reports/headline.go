@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -15,7 +16,7 @@ func (c comparison) headline(opts Options) []string {
 	if c.turnCount > 0 {
 		order := slices.Clone(c.strategies)
 		order = slices.DeleteFunc(order, func(s string) bool { return !c.hasTurnRun[s] })
-		slices.SortStableFunc(order, func(a, b string) int { return cmpInt(c.turns[b].best, c.turns[a].best) })
+		slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(c.turns[b].best, c.turns[a].best) })
 		parts := make([]string, len(order))
 		for i, s := range order {
 			parts[i] = fmt.Sprintf("%s %s", s, formatInt(c.turns[s].best))
@@ -46,7 +47,7 @@ func (c comparison) headline(opts Options) []string {
 	if c.fleetCount > 0 {
 		order := slices.Clone(c.strategies)
 		order = slices.DeleteFunc(order, func(s string) bool { return !c.hasFleetRun[s] })
-		slices.SortStableFunc(order, func(a, b string) int { return cmpInt(c.fleets[b].wins, c.fleets[a].wins) })
+		slices.SortStableFunc(order, func(a, b string) int { return cmp.Compare(c.fleets[b].wins, c.fleets[a].wins) })
 		var wins, none []string
 		for _, s := range order {
 			if n := c.fleets[s].wins; n > 0 {
@@ -84,9 +85,9 @@ func (c comparison) billedLine(order []string) string {
 	}
 	slices.SortStableFunc(ranked, func(a, b string) int {
 		if ba, bb := c.turns[a].pricedBest, c.turns[b].pricedBest; ba != bb {
-			return cmpInt(bb, ba)
+			return cmp.Compare(bb, ba)
 		}
-		return cmpFloat(c.turns[a].ratioBilled.value(), c.turns[b].ratioBilled.value())
+		return cmp.Compare(c.turns[a].ratioBilled.value(), c.turns[b].ratioBilled.value())
 	})
 	parts := make([]string, len(ranked))
 	for i, s := range ranked {

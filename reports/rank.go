@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"cmp"
 	"fmt"
 	"slices"
 	"strings"
@@ -88,13 +89,13 @@ func turnCompare(a, b ledger.Result) int {
 		}
 		return 1
 	case billedUSD(a) != billedUSD(b):
-		return cmpFloat(billedUSD(a), billedUSD(b))
+		return cmp.Compare(billedUSD(a), billedUSD(b))
 	case a.Attempts != b.Attempts:
-		return cmpInt(int64(a.Attempts), int64(b.Attempts))
+		return cmp.Compare(int64(a.Attempts), int64(b.Attempts))
 	case a.SubmittedInputTokens != b.SubmittedInputTokens:
-		return cmpInt(int64(a.SubmittedInputTokens), int64(b.SubmittedInputTokens))
+		return cmp.Compare(int64(a.SubmittedInputTokens), int64(b.SubmittedInputTokens))
 	default:
-		return cmpInt(heldMS(a), heldMS(b))
+		return cmp.Compare(heldMS(a), heldMS(b))
 	}
 }
 
@@ -104,34 +105,14 @@ func fleetCompare(a, b ledger.Result) int {
 	wa, wb := workloadOf(a), workloadOf(b)
 	switch {
 	case wa.Succeeded != wb.Succeeded:
-		return cmpInt(int64(wb.Succeeded), int64(wa.Succeeded))
+		return cmp.Compare(int64(wb.Succeeded), int64(wa.Succeeded))
 	case billedUSD(a) != billedUSD(b):
-		return cmpFloat(billedUSD(a), billedUSD(b))
+		return cmp.Compare(billedUSD(a), billedUSD(b))
 	case a.Attempts != b.Attempts:
-		return cmpInt(int64(a.Attempts), int64(b.Attempts))
+		return cmp.Compare(int64(a.Attempts), int64(b.Attempts))
 	default:
-		return cmpInt(int64(wa.WastedInputTokens), int64(wb.WastedInputTokens))
+		return cmp.Compare(int64(wa.WastedInputTokens), int64(wb.WastedInputTokens))
 	}
-}
-
-func cmpInt(a, b int64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
-func cmpFloat(a, b float64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
 }
 
 // billed reports whether any run of the scenario was billed: its
