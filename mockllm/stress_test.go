@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/internal/within"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
 )
@@ -59,7 +60,9 @@ func TestStressPromisedBodies(t *testing.T) {
 		fmt.Fprintf(c, "POST /%s/v1/messages HTTP/1.1\r\nHost: x\r\nX-Stress: %d\r\nContent-Type: application/json\r\nContent-Length: %d\r\n\r\n{",
 			scName, i, 32<<20)
 	}
-	entered.Wait() // every handler is reading its body
+	all := make(chan struct{})
+	go func() { entered.Wait(); close(all) }()
+	within.Recv(t, all, "every handler reading its body") // bounded: a handler that never came fails the test
 	runtime.GC()
 	rss := vmRSS(t)
 	resp, err := http.Post(ep.BaseURL(scName)+"v1/messages", "application/json",
