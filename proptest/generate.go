@@ -112,8 +112,8 @@ func Scenario() *rapid.Generator[*scenario.Scenario] {
 	})
 }
 
-// withCost draws, last of a generated scenario's draws (so that the
-// others stay what they were), whether model name caches its prompt and
+// withCost draws, after a generated scenario's turn and rules (so that
+// those stay what they were), whether model name caches its prompt and
 // from how many tokens, and whether it has a price.
 func withCost(t *rapid.T, name string, m scenario.Model) scenario.Model {
 	if rapid.Bool().Draw(t, name+".cache") {
