@@ -85,6 +85,18 @@ script:
 		Expect(r.Attempts).To(Equal(7))
 	})
 
+	It("names the step cap, not the loop guard, when the cap stopped an agent turn", func() {
+		capped := recovery.Blind()
+		capped.Name, capped.StepCap = "capped", 3
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{looping},
+			[]recovery.Strategy{capped}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		a := result(rep, "looping", "capped")
+		Expect(a.Outcome).To(Equal(ledger.OutcomeAborted))
+		Expect(a.Reason).To(Equal("step cap of 3 reached"))
+		Expect(a.Steps).To(Equal(3))
+	})
+
 	It("leaves a run under it alone", func() {
 		rep, err := harness.Run(context.Background(), []*scenario.Scenario{overloaded},
 			[]recovery.Strategy{recovery.Blind()}, harness.Options{Seed: 1, RunTokens: 1_000_000})
