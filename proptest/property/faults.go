@@ -1,6 +1,7 @@
 package property
 
 import (
+	"slices"
 	"strconv"
 	"time"
 
@@ -101,32 +102,21 @@ var Faults = []Fault{
 // rate-limit resets are (at the start of a session).
 func ServerWaits() []time.Duration {
 	var out []time.Duration
-	add := func(d time.Duration) {
-		for i, w := range out {
-			if w == d {
-				return
-			}
-			if d < w {
-				out = append(out[:i], append([]time.Duration{d}, out[i:]...)...)
-				return
-			}
-		}
-		out = append(out, d)
-	}
 	for _, f := range Faults {
 		h := f.Respond.Headers
 		if s, err := strconv.Atoi(h["retry-after"]); err == nil {
-			add(time.Duration(s) * time.Second)
+			out = append(out, time.Duration(s)*time.Second)
 		}
 		if ms, err := strconv.Atoi(h["retry-after-ms"]); err == nil {
-			add(time.Duration(ms) * time.Millisecond)
+			out = append(out, time.Duration(ms)*time.Millisecond)
 		}
 		if at, err := time.Parse(time.RFC3339, h["anthropic-ratelimit-requests-reset"]); err == nil {
-			add(at.Sub(clock.Epoch))
+			out = append(out, at.Sub(clock.Epoch))
 		}
 		if d, err := time.ParseDuration(h["x-ratelimit-reset-requests"]); err == nil {
-			add(d)
+			out = append(out, d)
 		}
 	}
-	return out
+	slices.Sort(out)
+	return slices.Compact(out)
 }
