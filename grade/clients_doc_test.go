@@ -18,12 +18,15 @@ import (
 // this one holds each card in it to what `faultbench grade` writes for
 // the built-in pack today: a finding per check and scenario that names
 // it, a run per scenario, and a tally that counts the findings. A card
-// edited by hand, or measured on an older pack, fails it.
+// edited by hand, or measured on an older pack, fails it. And every client
+// the script grades (the names of its clients list) has its section, in
+// the script's order, with one card and the date, the commit and the real
+// time it was measured in: a client added to the script and not measured,
+// or one whose grade did not finish, fails it.
 var _ = Describe("the reference cards of docs/clients.md", func() {
 	It("are cards of the built-in pack, each tally counting its findings", func() {
 		doc, err := os.ReadFile("../docs/clients.md")
 		Expect(err).NotTo(HaveOccurred())
-		Expect(string(doc)).To(MatchRegexp("Measured \\d{4}-\\d\\d-\\d\\d with `bash clients/grade-real.sh`"))
 		scs, err := grade.Pack()
 		Expect(err).NotTo(HaveOccurred())
 		var want, scenarios []string
@@ -72,5 +75,25 @@ var _ = Describe("the reference cards of docs/clients.md", func() {
 			Expect(fmt.Sprintf("%d pass, %d fail, %d not reached", count["PASS"], count["FAIL"], count["-"])).
 				To(Equal(fmt.Sprintf("%s pass, %s fail, %s not reached", m[1], m[2], m[3])), title)
 		}
+	})
+
+	It("have a section, measured and dated, with one card, for every client clients/grade-real.sh grades", func() {
+		script, err := os.ReadFile("../clients/grade-real.sh")
+		Expect(err).NotTo(HaveOccurred())
+		doc, err := os.ReadFile("../docs/clients.md")
+		Expect(err).NotTo(HaveOccurred())
+		var names []string
+		for _, m := range regexp.MustCompile(`(?m)^  "([a-z0-9-]+)\|`).FindAllStringSubmatch(string(script), -1) {
+			names = append(names, m[1])
+		}
+		Expect(names).To(ContainElements("sdk", "claude", "codex", "opencode", "gemini"))
+		var sections []string
+		for _, s := range strings.Split(string(doc), "\n## ")[1:] {
+			name, _, _ := strings.Cut(s, ":")
+			sections = append(sections, name)
+			Expect(s).To(MatchRegexp("\nMeasured \\d{4}-\\d\\d-\\d\\d on faultbench [0-9a-f]{7,} in \\d+ min \\d+ s of real time\\."), name)
+			Expect(strings.Count(s, "\n### Report card: ")).To(Equal(1), name)
+		}
+		Expect(sections).To(Equal(names), "the sections of docs/clients.md, in the script's order")
 	})
 })
