@@ -35,7 +35,9 @@ type Summary struct {
 	TimedOut bool    `json:"timed_out"`
 	Attempts int     `json:"attempts"`
 	GapsMS   []int64 `json:"gaps_ms"`
-	// InputTokens is the input of every attempt, summed.
+	// InputTokens is the input of every attempt as the client sent it,
+	// summed: the report's client row bills the scenario's declared input
+	// instead (Ledger).
 	InputTokens int `json:"submitted_input_tokens"`
 	// RetryCounts are the X-Stainless-Retry-Count headers sent, in
 	// order; -1 for an attempt that sent none.
@@ -57,8 +59,11 @@ func NewCard(command []string, runs []Run, b Bounds) Card {
 		c.TimeoutMS = max(c.TimeoutMS, r.Timeout.Milliseconds())
 		led := Ledger(r)
 		s := Summary{Scenario: r.Scenario.Name, Outcome: string(led.Outcome), Exit: r.Exit, TimedOut: r.TimedOut,
-			Attempts: led.Attempts, GapsMS: []int64{}, InputTokens: led.SubmittedInputTokens, RetryCounts: []int{}, Models: []string{}}
+			Attempts: led.Attempts, GapsMS: []int64{}, RetryCounts: []int{}, Models: []string{}}
 		for i, e := range r.attempts() {
+			if e.Purpose != "repair" {
+				s.InputTokens += e.InputTokens
+			}
 			if i > 0 {
 				s.GapsMS = append(s.GapsMS, e.GapMS)
 			}

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -51,7 +52,7 @@ func TestGradeChecksAClientThatRetriesA400(t *testing.T) {
 	if code != exitFailed {
 		t.Fatalf("exit %d, want %d: %s%s", code, exitFailed, out, errOut)
 	}
-	for _, want := range []string{"== report card: ", "| permanent | invalid-request", "FAIL", "asked primary 1 more time after the 400 invalid_request, 1 of them the same body again",
+	for _, want := range []string{"== report card: ", "| permanent | invalid-request", "FAIL", "asked primary 11 more times after the 400 invalid_request, 11 of them the same body again",
 		"== summary: single turns ==", "| client "} {
 		if !strings.Contains(out, want) {
 			t.Errorf("the card lacks %q:\n%s", want, out)
@@ -97,6 +98,52 @@ func TestGradePassesAGoodClient(t *testing.T) {
 	}
 	if len(rep.Results) != 6 || clients != 2 {
 		t.Errorf("results: %+v", rep.Results)
+	}
+}
+
+// bestOutcomes grades the client of the policy on the pack's scenarios
+// named, as JSON, and returns each scenario's best_outcome list.
+func bestOutcomes(t *testing.T, policy string, names ...string) map[string][]string {
+	t.Helper()
+	code, out, errOut := gradeWith(t, policy, "--pack", gradePack(t, names...), "--format", "json")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out, errOut)
+	}
+	var rep struct {
+		Verdicts []struct {
+			Scenario string
+			Best     []string `json:"best_outcome"`
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	best := map[string][]string{}
+	for _, v := range rep.Verdicts {
+		best[v.Scenario] = v.Best
+	}
+	return best
+}
+
+// Where the right answer is to stop, the best outcome is a prompt stop:
+// a client that stops at once ties the presets that do (its own tiny
+// prompt is billed as the declared turn, so it does not win on tokens),
+// and one that retries the refusal never reaches the best outcome.
+func TestGradeRanksAPromptStopBestOnARefusal(t *testing.T) {
+	refusals := []string{"invalid-request", "quota-exhausted", "should-retry-false"}
+	for sc, best := range bestOutcomes(t, "good", refusals...) {
+		if !slices.Contains(best, "client") || !slices.Contains(best, "classify") {
+			t.Errorf("%s: a client that stops at once, as classify does: best outcome %v, want both", sc, best)
+		}
+	}
+	best := bestOutcomes(t, "naive", refusals...)
+	if len(best) != len(refusals) {
+		t.Fatalf("verdicts: %v", best)
+	}
+	for sc, b := range best {
+		if slices.Contains(b, "client") {
+			t.Errorf("%s: a client that retried the refusal 11 times reached the best outcome %v", sc, b)
+		}
 	}
 }
 
