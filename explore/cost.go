@@ -73,8 +73,22 @@ func (c Cost) Scalar() float64 {
 	return s
 }
 
-// Ratio is c's scalar over d's: 2 means c cost twice what d did.
-func (c Cost) Ratio(d Cost) float64 { return c.Scalar() / d.Scalar() }
+// Ratio is c's scalar over d's: 2 means c cost twice what d did. When
+// one of the two succeeded and the other did not, the failure's scalar
+// counts as at least the success's plus FailurePenalty, so that the ratio
+// keeps the order's first key: a failure is never cheaper than a success,
+// however long the success waited (an hour's wait weighs 3,600 by the
+// scalar; a failure, 100 plus what it spent).
+func (c Cost) Ratio(d Cost) float64 {
+	cs, ds := c.Scalar(), d.Scalar()
+	switch {
+	case !c.Success && d.Success:
+		cs = max(cs, ds+FailurePenalty)
+	case c.Success && !d.Success:
+		ds = max(ds, cs+FailurePenalty)
+	}
+	return cs / ds
+}
 
 func (c Cost) String() string {
 	out := "failed"

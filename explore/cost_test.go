@@ -52,3 +52,32 @@ func TestWorseRanksHoldingThenScoreThenLowerIndex(t *testing.T) {
 		}
 	}
 }
+
+// TestRatioNeverRanksAFailureBelowASuccess: a success that waited an
+// hour weighs 3,600 by the scalar, more than a failure's penalty; the
+// ratio still puts the failure above it, by at least the penalty, and
+// the success below the failure.
+func TestRatioNeverRanksAFailureBelowASuccess(t *testing.T) {
+	hour := Cost{Success: true, Requests: 2, WaitMS: 3_600_000}
+	failed := Cost{Requests: 1, Tokens: 1000}
+	if got, want := failed.Ratio(hour), (hour.Scalar()+FailurePenalty)/hour.Scalar(); got != want {
+		t.Errorf("failure over an hour's success: %v, want %v", got, want)
+	}
+	if got := hour.Ratio(failed); got >= 1 {
+		t.Errorf("an hour's success over a failure: %v, want below 1", got)
+	}
+	// Between two successes, or two failures, the scalars alone decide.
+	quick := Cost{Success: true, Requests: 1}
+	if got := hour.Ratio(quick); got != hour.Scalar()/quick.Scalar() {
+		t.Errorf("two successes: %v", got)
+	}
+	if got := failed.Ratio(Cost{}); got != failed.Scalar()/FailurePenalty {
+		t.Errorf("two failures: %v", got)
+	}
+	// A failure that spent more than the success plus the penalty keeps
+	// its own scalar.
+	dear := Cost{Requests: 9000}
+	if got := dear.Ratio(quick); got != dear.Scalar()/quick.Scalar() {
+		t.Errorf("a dear failure: %v", got)
+	}
+}

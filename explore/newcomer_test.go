@@ -90,3 +90,27 @@ func TestHindsightRowsAndRegrets(t *testing.T) {
 		t.Errorf("cheap's regret %v, hindsight's plan %q", rep.Results[0].Regret, rep.Results[2].Plan)
 	}
 }
+
+// TestAFailedRunsRegretIsAboveOne: on retry-after-above-cap, hindsight
+// waits the hour the server asks; a run that gives up costs less by the
+// scalar than that wait, and its regret was printed as 0.06x, as if
+// failing beat the optimum. A failure's regret is above 1.
+func TestAFailedRunsRegretIsAboveOne(t *testing.T) {
+	sc, err := scenario.LoadFile("../scenarios/retry-after-above-cap.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep := ledger.Report{Seed: RunSeed, Results: []ledger.Result{
+		{Scenario: sc.Name, Strategy: "gives-up", Outcome: ledger.OutcomeFailed, Attempts: 1, SubmittedInputTokens: 1000},
+	}}
+	if err := AddHindsight(context.Background(), []*scenario.Scenario{sc}, &rep, DefaultBound); err != nil {
+		t.Fatal(err)
+	}
+	hs := rep.Results[len(rep.Results)-1]
+	if !strings.HasPrefix(hs.Plan, "wait") || hs.Regret != 1 {
+		t.Fatalf("hindsight's plan %q, regret %v: want a plan that waits, regret 1", hs.Plan, hs.Regret)
+	}
+	if got := rep.Results[0].Regret; got <= 1 {
+		t.Errorf("the failed run's regret is %v: a failure reads as cheaper than hindsight's success", got)
+	}
+}

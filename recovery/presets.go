@@ -133,8 +133,10 @@ func ClassifyFleet() Strategy {
 	return s
 }
 
-// ClaudeCode reproduces Claude Code's withRetry as
-// Claude Code's fault-tolerance chapter (13, 容错与恢复算法) describes it:
+// ClaudeCode reproduces Claude Code's withRetry (services/api/withRetry.ts)
+// as chapter 13 of a published walk-through of Claude Code's source,
+// 容错与恢复算法 (fault tolerance and recovery algorithms), describes it;
+// the sections are that chapter's:
 //
 //   - §13.2.1, the shouldRetry decision tree: connection errors, 408, 409,
 //     429 (for API-key users, so a quota 429 too), 5xx and overloaded_error
@@ -243,7 +245,7 @@ func ClaudeCode() Strategy {
 func KimiCode() Strategy {
 	return Strategy{
 		Name:               "kimi-code",
-		Description:        "Kimi Code's turn convergence (the write-up 回合收敛与异常吸收: max_attempts_per_step 10; docs/strategies.md): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
+		Description:        "Kimi Code's turn convergence (the write-up 回合收敛与异常吸收, daiw.org/manual/kimi-code/turn-convergence: max_attempts_per_step 10): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
 		Classify:           true,
 		Attempts:           10,
 		Backoff:            Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},

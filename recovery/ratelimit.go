@@ -22,7 +22,8 @@ var rateLimitFamilies = []rateLimitFamily{
 	{reset: "anthropic-ratelimit-tokens-reset", remaining: "anthropic-ratelimit-tokens-remaining"},
 	{reset: "anthropic-ratelimit-input-tokens-reset", remaining: "anthropic-ratelimit-input-tokens-remaining"},
 	{reset: "anthropic-ratelimit-output-tokens-reset", remaining: "anthropic-ratelimit-output-tokens-remaining"},
-	// Claude Code's subscription window (reference §13.3.3).
+	// Claude Code's subscription window, read in its persistent mode
+	// (withRetry.ts; docs/strategies.md, claude-code).
 	{reset: "anthropic-ratelimit-unified-reset", remaining: "anthropic-ratelimit-unified-remaining"},
 	{reset: "x-ratelimit-reset-requests", remaining: "x-ratelimit-remaining-requests", duration: true},
 	{reset: "x-ratelimit-reset-tokens", remaining: "x-ratelimit-remaining-tokens", duration: true},

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/faultbench/faultbench/internal/yamlhint"
 )
 
 // typoDistance is how far (in edits) a budget's key may be from a known
@@ -63,7 +65,7 @@ func typoOf(name string, known []string) string {
 		if fold(k) == fold(name) {
 			return k
 		}
-		if d := editDistance(name, k); d < bestDist {
+		if d := yamlhint.Distance(name, k); d < bestDist {
 			best, bestDist = k, d
 		}
 	}

@@ -1,14 +1,13 @@
 package scenario
 
 import (
-	"fmt"
-	"math"
 	"reflect"
-	"slices"
 	"strings"
 
 	"github.com/goccy/go-yaml/ast"
 	"github.com/goccy/go-yaml/token"
+
+	"github.com/faultbench/faultbench/internal/yamlhint"
 )
 
 // structFields maps the yaml names of t's fields to their indexes.
@@ -46,41 +45,8 @@ func suggest(key string, t reflect.Type) (hint, meant string) {
 			names = append(names, name)
 		}
 	}
-	best, bestDist := "", math.MaxInt
-	for _, name := range names {
-		if dist := editDistance(strings.ToLower(key), name); dist < bestDist {
-			best, bestDist = name, dist
-		}
-	}
-	if best != "" && bestDist <= max(1, len(best)/3) {
-		return fmt.Sprintf("; did you mean %q?", best), best
-	}
-	slices.Sort(names)
-	return " (known fields: " + strings.Join(names, ", ") + ")", ""
-}
-
-// editDistance is the Levenshtein distance between a and b (bytes).
-func editDistance(a, b string) int {
-	if len(a) > 64 || len(b) > 64 {
-		return math.MaxInt
-	}
-	prev := make([]int, len(b)+1)
-	cur := make([]int, len(b)+1)
-	for j := range prev {
-		prev[j] = j
-	}
-	for i := 1; i <= len(a); i++ {
-		cur[0] = i
-		for j := 1; j <= len(b); j++ {
-			cost := 1
-			if a[i-1] == b[j-1] {
-				cost = 0
-			}
-			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
-		}
-		prev, cur = cur, prev
-	}
-	return prev[len(b)]
+	meant, _ = yamlhint.Meant(key, names)
+	return yamlhint.Suggestion(key, names), meant
 }
 
 // start is the token where a node begins as the reader sees it: the first

@@ -2,9 +2,12 @@ package main
 
 import (
 	"io"
+	"os"
 	"strings"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/spf13/pflag"
 
 	"github.com/spf13/cobra"
 )
@@ -50,5 +53,42 @@ func TestWrapLineIndentsUnderItsColumn(t *testing.T) {
 	}
 	if strings.Count(got, "\n") < 2 {
 		t.Errorf("not wrapped: %q", got)
+	}
+}
+
+// Every flag of every command is in docs/cli.md, in that command's
+// section ("## run" and so on): a flag added to the code and not to the
+// docs fails here.
+func TestEveryFlagIsInTheCLIDoc(t *testing.T) {
+	b, err := os.ReadFile("../../docs/cli.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sections := map[string]string{}
+	name := ""
+	for _, line := range strings.Split(string(b), "\n") {
+		if h, ok := strings.CutPrefix(line, "## "); ok {
+			name = strings.Fields(h)[0]
+		}
+		sections[name] += line + "\n"
+	}
+	root := newRoot(io.Discard, io.Discard)
+	for _, c := range root.Commands() {
+		if c.Hidden || c.Name() == "help" {
+			continue
+		}
+		section, ok := sections[c.Name()]
+		if !ok {
+			t.Errorf("docs/cli.md has no section \"## %s\"", c.Name())
+			continue
+		}
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) {
+			if f.Hidden || f.Name == "help" {
+				return
+			}
+			if !strings.Contains(section, "--"+f.Name) {
+				t.Errorf("docs/cli.md, section %s: no --%s (%s)", c.Name(), f.Name, f.Usage)
+			}
+		})
 	}
 }

@@ -6,7 +6,9 @@
 // network, a client the docs do not ship, or minutes of a measurement is
 // skipped by a declared list (commands_test.go) that the test prints; a
 // listed skip that no longer matches a command fails the test, so the list
-// cannot hide a new command. The `faultbench serve` samples run against a
+// cannot hide a new command. A YAML block with `run:` steps (the README's
+// CI workflows) runs its steps in order, a matrix step once per value,
+// against a baseline the test writes where the workflow reads one. The `faultbench serve` samples run against a
 // server the test starts on a free port: its listing must show each line
 // the docs show, and the curl commands must get what they document.
 //

@@ -35,8 +35,9 @@ var (
 )
 
 // blocks reads the shell blocks of a Markdown file: fenced sh, bash, shell
-// and console blocks, and indented blocks whose first line is a go,
-// faultbench or curl command.
+// and console blocks, indented blocks whose first line is a go,
+// faultbench or curl command, and the `run:` steps of a YAML block that
+// is a CI workflow (workflow).
 func blocks(t *testing.T, root, file string) []block {
 	t.Helper()
 	b, err := os.ReadFile(filepath.Join(root, file))
@@ -54,6 +55,16 @@ func blocks(t *testing.T, root, file string) []block {
 				j++
 			}
 			out = append(out, parse(file, start+1, lines[start:j]))
+			i = j
+		case workflowFence.MatchString(lines[i]):
+			start := i + 1
+			j := start
+			for j < len(lines) && !strings.HasPrefix(lines[j], "```") {
+				j++
+			}
+			if bl, ok := workflow(t, file, start+1, lines[start:j]); ok {
+				out = append(out, bl)
+			}
 			i = j
 		case strings.HasPrefix(lines[i], "```"):
 			for i++; i < len(lines) && !strings.HasPrefix(lines[i], "```"); i++ {
@@ -216,6 +227,13 @@ func TestDocsCommandsRunAsWritten(t *testing.T) {
 		t.Run(file, func(t *testing.T) {
 			dir := t.TempDir()
 			runIn(t, dir, bin, root, "", "faultbench init")
+			if usesBaseline(bls) {
+				// The committed baseline a workflow compares with: this
+				// checkout's own run, so that the gate passes as the
+				// docs say it does.
+				t.Logf("setup %s: %s", file, baselineSetup)
+				runIn(t, dir, bin, root, "", baselineSetup)
+			}
 			var addr string
 			var listing []string
 			if needsServer {
@@ -235,6 +253,22 @@ func TestDocsCommandsRunAsWritten(t *testing.T) {
 	t.Logf("%d commands run as written", ran)
 }
 
+// baselineSetup writes the baseline the docs' workflow names.
+const baselineSetup = "mkdir -p .faultbench && faultbench run scenarios/ --format json --out .faultbench/baseline.json"
+
+// usesBaseline reports whether a command of bls reads the committed
+// baseline.
+func usesBaseline(bls []block) bool {
+	for _, bl := range bls {
+		for _, c := range bl.cmds {
+			if strings.Contains(c.text, ".faultbench/baseline.json") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func firstLine(s string) string {
 	l, _, _ := strings.Cut(s, "\n")
 	return l
@@ -243,7 +277,9 @@ func firstLine(s string) string {
 // env is the environment the docs' commands run in.
 func env(bin, root, addr string) []string {
 	return append(os.Environ(), "PATH="+bin+string(os.PathListSeparator)+os.Getenv("PATH"),
-		"FAULTBENCH_BIN="+bin, "FAULTBENCH_REPO="+root, "FAULTBENCH_ADDR="+addr)
+		"FAULTBENCH_BIN="+bin, "FAULTBENCH_REPO="+root, "FAULTBENCH_ADDR="+addr,
+		// A workflow's step summary, which the docs' CI job appends to.
+		"GITHUB_STEP_SUMMARY="+os.DevNull)
 }
 
 // runIn runs one shell command in dir, bounded, and fails the test unless
