@@ -119,7 +119,7 @@ func TestGradeJUnit(t *testing.T) {
 		}
 	}
 	for name, want := range map[string]string{
-		"permanent/invalid-request":      "fail: asked primary 11 more times after the 400",
+		"permanent/invalid-request":       "fail: asked primary 11 more times after the 400",
 		"recovers/server-error-transient": "pass: answered at attempt 3",
 		"retry-after/quiet":               "skipped: no request followed an answer that asked for a wait",
 	} {
