@@ -115,6 +115,21 @@ var _ = Describe("what real agents send", func() {
 		Expect(srv.Journal()[2].Betas).To(HaveLen(2*99 + 1))
 	})
 
+	It("journals the betas of a count_tokens and of a refused method too", func() {
+		f := loadFixture("claude-code-2.1.332.json")
+		c := f.call()
+		c.path = "/" + scName + "/v1/messages/count_tokens"
+		Expect(c.send(srv, string(f.Body)).Code).To(Equal(http.StatusOK))
+		c = f.call()
+		c.method = http.MethodGet
+		Expect(c.send(srv, "").Code).To(Equal(http.StatusMethodNotAllowed))
+		j := srv.Journal()
+		Expect(j).To(HaveLen(2))
+		for _, e := range j {
+			Expect(e.Betas).To(Equal(f.Header["anthropic-beta"]), "%s %s", e.Method, e.Route)
+		}
+	})
+
 	It("takes the beta wherever the header names it, past the names it journals", func() {
 		f := loadFixture("claude-code-2.1.332.json")
 		c := f.call()

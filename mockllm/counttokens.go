@@ -43,6 +43,7 @@ func (s *Server) countTokens(w http.ResponseWriter, r *http.Request, api wire.Wi
 		Scenario: name, Session: sessName, Route: r.URL.Path, Method: r.Method, Status: http.StatusOK, Kind: kindOK,
 		Model: clipStray(q.Model), InputTokens: n, RequestID: id, Wire: api.Spec().Name,
 		Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)), RetryCount: retryCount(r.Header),
+		Betas: wire.Betas(r.Header),
 	}})
 	h := w.Header()
 	h["Content-Type"] = jsonContentType

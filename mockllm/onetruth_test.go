@@ -88,4 +88,28 @@ var _ = Describe("one truth per 429", func() {
 		Expect(hdr(w, "anthropic-ratelimit-requests-limit")).To(Equal("1"))
 		Expect(hdr(w, "anthropic-ratelimit-requests-remaining")).To(Equal("0"))
 	})
+
+	DescribeTable("a scripted Gemini 429 states the model's rpm, as the bucket's own refusal does",
+		func(rpm int, want string, streamed bool) {
+			script := []scenario.Rule{rule(scenario.When{}, status(429))}
+			if streamed { // a rate limit inside a stream, after a frame
+				script = []scenario.Rule{rule(scenario.When{}, scenario.Respond{Fault: scenario.Fault{Kind: scenario.FaultError, After: 1}, Type: "rate_limit_error"})}
+			}
+			srv := serve(quotaScenario(scenario.RateLimits{RPM: rpm}, scenario.Capacity{}, scenario.Speed{}, script...))
+			c := to("g")
+			c.path = "/" + scName + "/v1beta/models/sonnet:generateContent"
+			if streamed {
+				c.path = "/" + scName + "/v1beta/models/sonnet:streamGenerateContent?alt=sse"
+			}
+			c.header = http.Header{"X-Goog-Api-Key": {"t"}}
+			w := c.send(srv, `{"contents":[{"role":"user","parts":[{"text":"hi"}]}]}`)
+			body := w.Body.String()
+			Expect(body).To(ContainSubstring(`limit: `+want+`, model: sonnet`), body)
+			Expect(body).To(ContainSubstring(`"quotaValue":"`+want+`"`), body)
+			Expect(body).To(ContainSubstring(`"retryDelay":"1s"`), "a 429 whose rule says no wait asks for 1 s")
+		},
+		Entry("a model of 25 requests a minute", 25, "25", false),
+		Entry("a model without buckets: the free tier's 10", 0, "10", false),
+		Entry("inside a stream, a model of 25 requests a minute", 25, "25", true),
+	)
 })

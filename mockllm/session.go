@@ -297,8 +297,12 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
 		if r.Fault.Kind == scenario.FaultError {
-			failure := rp.api.Scripted(wire.Scripted{Status: statusOfType(r.Type), Type: r.Type, Msg: r.Message, Model: q.Model, RequestID: rp.RequestID,
-				Quota: r.Quota, RetryDelay: r.RetryDelay.D()})
+			// A rate limit inside a stream asks for the wait a scripted
+			// 429 would, and states the model's buckets as one would.
+			status := statusOfType(r.Type)
+			wait, _ := scriptedWait(rp.headers, &sc.Script[i], status, t, now)
+			failure := rp.api.Scripted(wire.Scripted{Status: status, Type: r.Type, Msg: r.Message, Model: q.Model, Wait: wait, RequestID: rp.RequestID,
+				Quota: r.Quota, RetryDelay: r.RetryDelay.D(), Rate: s.quota.state(model, now)})
 			if !q.Stream {
 				// No stream to fail in: the error comes as its status.
 				rp.Err = failure
@@ -332,13 +336,7 @@ func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, no
 // name is the model the client sent, model the served one it resolved to.
 func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
-	wait, asked := ruleWait(rp.headers, now)
-	if !asked && r.Status == http.StatusTooManyRequests {
-		wait = defaultRateLimitWait
-		if b := rule.When.Before.D(); b > t {
-			wait = b - t
-		}
-	}
+	wait, asked := scriptedWait(rp.headers, rule, r.Status, t, now)
 	// A scripted error pays no bucket: the state its message states is the
 	// one its headers show.
 	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: name, Wait: wait, RequestID: rp.RequestID,
@@ -352,6 +350,20 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model stri
 	if (rp.Err.Kind == wire.KindRateLimit || rp.Err.Wait > 0) && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
 		rp.retryAfter = retryAfterSeconds(wait)
 	}
+}
+
+// scriptedWait is the wait a scripted error asks for: what its headers
+// say (asked), else for a 429 the time left in the rule's window
+// (when.before), else 1 s; 0 for another status.
+func scriptedWait(headers map[string]string, rule *scenario.Rule, status int, t time.Duration, now time.Time) (time.Duration, bool) {
+	wait, asked := ruleWait(headers, now)
+	if !asked && status == http.StatusTooManyRequests {
+		wait = defaultRateLimitWait
+		if b := rule.When.Before.D(); b > t {
+			wait = b - t
+		}
+	}
+	return wait, asked
 }
 
 // compose fills a complete answer: the turn's answer, or a repair call's

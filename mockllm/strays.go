@@ -57,6 +57,7 @@ func (s *Server) stray(w http.ResponseWriter, r *http.Request, e *wire.Error, ap
 		Scenario: clipStray(scenario), Session: clipStray(session), Route: clipStray(r.URL.Path), Method: clipStray(r.Method),
 		Status: e.Status, Kind: e.Kind, ErrorType: e.Type, ErrorMessage: clipStray(e.Message),
 		RequestID: id, Wire: api.Spec().Name, RetryCount: retryCount(r.Header), Purpose: clipStray(header(r.Header, PurposeHeader, purposeTurn)),
+		Betas: wire.Betas(r.Header),
 	}})
 	hangUpUnread(w, r)
 	reject(w, r, e, api, id)

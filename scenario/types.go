@@ -192,8 +192,9 @@ type Respond struct {
 	// other wires have no such details and ignore them). Quota is the
 	// quota a 429 RESOURCE_EXHAUSTED's QuotaFailure names: QuotaPerMinute
 	// (the default) or QuotaPerDay. RetryDelay is its RetryInfo
-	// retryDelay; 0 takes the mock's wait for the status (60 s for a
-	// per-minute 429, the rest of the virtual day for a per-day one).
+	// retryDelay; 0 takes the mock's wait for the status (for a
+	// per-minute 429 the time its when.before window leaves, else 1 s; a
+	// flat 24 h for a per-day one).
 	Quota      string   `yaml:"quota"`
 	RetryDelay Duration `yaml:"retry_delay"`
 	// Cache: miss (CacheMiss) makes the answer miss the prompt cache, as

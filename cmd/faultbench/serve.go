@@ -36,7 +36,9 @@ func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Short: "Serve the mock LLM for any client: one base URL per scenario, the journal as a ledger",
 		Long: `serve starts the mock LLM (default scenarios/) and prints each scenario's base URL.
 Anthropic clients post to <base>v1/messages (and v1/messages/count_tokens), OpenAI clients
-to <base>v1/chat/completions or <base>v1/responses (an OpenAI SDK's base URL is <base>v1/). Each X-Faultbench-Session header value has its
+to <base>v1/chat/completions or <base>v1/responses (an OpenAI SDK's base URL is <base>v1/), Gemini
+clients to <base>v1beta/models/MODEL:generateContent (:streamGenerateContent?alt=sse, :countTokens;
+a key in x-goog-api-key or ?key=). Each X-Faultbench-Session header value has its
 own script state and start; time is real. The journal is at GET /_faultbench/journal,
 POST /_faultbench/reset clears it; Ctrl-C stops and prints it as a ledger table.
 

@@ -124,7 +124,8 @@ func seconds(d time.Duration, prec int) string {
 }
 
 // scriptedLimit is the limit a scripted 429's message and QuotaFailure
-// name: the free tier's 10 requests a minute (a rule names no limit).
+// name when the model declares no rpm (and for a per-day quota, which no
+// model declares): the free tier's 10 requests (a rule names no limit).
 const scriptedLimit = 10
 
 // Scripted is a rule's error: its message, or the real API's for the
@@ -134,18 +135,19 @@ const scriptedLimit = 10
 func (Wire) Scripted(s wire.Scripted) *wire.Error {
 	if s.Status == http.StatusTooManyRequests {
 		// A per-minute quota asks for the wait the server worked out (what
-		// the rule's window leaves); a per-day one for a day.
-		id, kind, wait := perMinuteQuota, wire.KindRateLimit, s.Wait
-		if s.Quota == scenario.QuotaPerDay {
-			id, kind, wait = perDayQuota, wire.KindQuotaExhausted, 24*time.Hour
+		// the rule's window leaves, else 1 s) and states the model's rpm,
+		// the bucket its own refusals name; a per-day one asks for a day.
+		id, kind, wait, limit := perMinuteQuota, wire.KindRateLimit, s.Wait, int64(scriptedLimit)
+		if s.Rate != nil && s.Rate.Requests.Limit > 0 {
+			limit = s.Rate.Requests.Limit
 		}
-		if wait <= 0 {
-			wait = time.Minute
+		if s.Quota == scenario.QuotaPerDay {
+			id, kind, wait, limit = perDayQuota, wire.KindQuotaExhausted, 24*time.Hour, scriptedLimit
 		}
 		if s.RetryDelay > 0 {
 			wait = s.RetryDelay
 		}
-		e := quotaError(s.Model, requestsMetric, id, scriptedLimit, wait, kind)
+		e := quotaError(s.Model, requestsMetric, id, limit, wait, kind)
 		if s.Msg != "" {
 			e.Message = s.Msg
 		}
