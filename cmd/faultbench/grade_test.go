@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,6 +144,42 @@ func TestGradeRanksAPromptStopBestOnARefusal(t *testing.T) {
 	for sc, b := range best {
 		if slices.Contains(b, "client") {
 			t.Errorf("%s: a client that retried the refusal 11 times reached the best outcome %v", sc, b)
+		}
+	}
+}
+
+// The presets beside the client stream on the OpenAI wire too: on a
+// Chat Completions stream cut after its 200, the SDK preset gives up as
+// the SDK does, and classify restarts the turn.
+func TestGradeStreamsThePresetsOnOpenAI(t *testing.T) {
+	t.Setenv(fakeclient.Env, "good")
+	var out, errOut bytes.Buffer
+	args := []string{"grade", "--strategies", "classify,sdk-openai", "--timeout", "5s", "--format", "json",
+		"--pack", gradePack(t, "stream-cut-openai"), "--", os.Args[0]}
+	if code := mainContext(context.Background(), args, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	var rep struct {
+		Results []struct {
+			Strategy, Outcome string
+			Attempts          int
+			AttemptsLog       []struct{ Kind string } `json:"attempts_log"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rep.Results {
+		kinds := []string{}
+		for _, a := range r.AttemptsLog {
+			kinds = append(kinds, a.Kind)
+		}
+		got[r.Strategy] = fmt.Sprintf("%s %d %v", r.Outcome, r.Attempts, kinds)
+	}
+	for s, want := range map[string]string{"classify": "success 2 [connection ok]", "sdk-openai": "failed 1 [connection]"} {
+		if got[s] != want {
+			t.Errorf("%s: %q, want %q (all: %v)", s, got[s], want, got)
 		}
 	}
 }
