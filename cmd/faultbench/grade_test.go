@@ -184,6 +184,40 @@ func TestGradeStreamsThePresetsOnOpenAI(t *testing.T) {
 	}
 }
 
+// A client that sends no request is no cheapest stop: it did not run the
+// scenario, and the report has no cell of it to rank.
+func TestGradeRanksNoClientThatSentNothing(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"grade", "--strategies", "classify", "--timeout", "5s", "--format", "json",
+		"--pack", gradePack(t, "invalid-request"), "--", "true"}
+	if code := mainContext(context.Background(), args, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	var rep struct {
+		Results  []struct{ Strategy string }
+		Verdicts []struct {
+			Best []string `json:"best_outcome"`
+		}
+		Grade struct {
+			Runs []struct{ Attempts int }
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Verdicts) != 1 || !slices.Equal(rep.Verdicts[0].Best, []string{"classify"}) {
+		t.Errorf("verdicts: %+v", rep.Verdicts)
+	}
+	for _, r := range rep.Results {
+		if r.Strategy == "client" {
+			t.Errorf("a result for a client that sent nothing: %+v", rep.Results)
+		}
+	}
+	if len(rep.Grade.Runs) != 1 || rep.Grade.Runs[0].Attempts != 0 {
+		t.Errorf("the card's runs: %+v", rep.Grade.Runs)
+	}
+}
+
 func TestGradeNeedsACommand(t *testing.T) {
 	var out, errOut bytes.Buffer
 	if code := mainContext(context.Background(), []string{"grade"}, &out, &errOut); code != exitBadInput {
