@@ -301,7 +301,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	sess := s.session(sc, name, sessName)
 	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header), betas: wire.Betas(r.Header)}
-	read := false // the body was read to its end
+	read := false           // the body was read to its end
 	var refused *wire.Error // refused on its headers
 	switch {
 	case purposeIndex(in.purpose) < 0:
