@@ -95,6 +95,14 @@ var _ = DescribeTable("each check, against a client that passes it and one that 
 		"good", "naive", "resent the request unchanged"),
 	Entry(nil, "fallback", `  - {when: {model: primary}, respond: {status: 529}}`, "anthropic",
 		"good", "naive", "all to primary"),
+	// The Gemini wire: the wait is in RetryInfo alone, the overload a 503,
+	// the window the input's alone.
+	Entry("retry-after, Gemini's RetryInfo", "retry-after", `  - {times: 1, respond: {status: 429, quota: per_minute, retry_delay: 1s}}`, "gemini",
+		"good", "naive", "asked for 1 s"),
+	Entry("recovers, Gemini", "recovers", `  - {times: 2, respond: {status: 503}}`, "gemini",
+		"good", "once", "the last answer was 503 overloaded"),
+	Entry("overflow, Gemini", "overflow", `  - {times: 1, respond: {status: 400, message: "The input token count (190000) exceeds the maximum number of tokens allowed (131072)."}}`, "gemini",
+		"good", "clamp", "on Gemini only less input fits"),
 )
 
 var _ = Describe("a side request before the scenario's first", func() {
