@@ -71,7 +71,9 @@ var _ = Describe("the Gemini SDK on transport faults", func() {
 		}
 		return text, frames, nil
 	}
-	fault := func(f scenario.Fault) scenario.Rule { return scenario.Rule{Times: 1, Respond: scenario.Respond{Fault: f}} }
+	fault := func(f scenario.Fault) scenario.Rule {
+		return scenario.Rule{Times: 1, Respond: scenario.Respond{Fault: f}}
+	}
 
 	DescribeTable("errors, or says how short its answer is, and the journal says what was served",
 		func(r scenario.Rule, streamed bool, input int, kind string, check func(text string, frames int, err error)) {
