@@ -81,6 +81,12 @@ var _ = DescribeTable("each check, against a client that passes it and one that 
 		"good", "naive", "after the 500 server"),
 	Entry(nil, "permanent", `  - {times: 1, respond: {status: 400}}`, "anthropic",
 		"good", "naive", "the same body again"),
+	Entry("permanent, a 403", "permanent", `  - {respond: {status: 403}}`, "openai",
+		"good", "naive", "after the 403 permission"),
+	Entry("permanent, a 404 for the model", "permanent", `  - {respond: {status: 404, message: "model: primary"}}`, "anthropic",
+		"good", "naive", "after the 404 not_found"),
+	Entry("permanent, a 429 insufficient_quota", "permanent", `  - {respond: {status: 429, type: insufficient_quota, message: "You exceeded your current quota, please check your plan and billing details."}}`, "openai",
+		"good", "naive", "after the 429 quota_exhausted"),
 	Entry(nil, "bounded", `  - {respond: {status: 529}}`, "anthropic",
 		"good", "naive", "over the bound of 8"),
 	Entry(nil, "backoff", `  - {respond: {status: 529}}`, "openai",
@@ -95,6 +101,14 @@ var _ = DescribeTable("each check, against a client that passes it and one that 
 		"good", "naive", "resent the request unchanged"),
 	Entry(nil, "fallback", `  - {when: {model: primary}, respond: {status: 529}}`, "anthropic",
 		"good", "naive", "all to primary"),
+	// The Gemini wire: the wait is in RetryInfo alone, the overload a 503,
+	// the window the input's alone.
+	Entry("retry-after, Gemini's RetryInfo", "retry-after", `  - {times: 1, respond: {status: 429, quota: per_minute, retry_delay: 1s}}`, "gemini",
+		"good", "naive", "asked for 1 s"),
+	Entry("recovers, Gemini", "recovers", `  - {times: 2, respond: {status: 503}}`, "gemini",
+		"good", "once", "the last answer was 503 overloaded"),
+	Entry("overflow, Gemini", "overflow", `  - {times: 1, respond: {status: 400, message: "The input token count (190000) exceeds the maximum number of tokens allowed (131072)."}}`, "gemini",
+		"good", "clamp", "on Gemini only less input fits"),
 )
 
 var _ = Describe("a side request before the scenario's first", func() {

@@ -138,15 +138,18 @@ const DummyKey = "faultbench-dummy-key"
 // Environment is the client's environment for one scenario: base, and
 // over it ANTHROPIC_BASE_URL (the session's base URL without its last
 // slash, as the Anthropic SDKs join paths), OPENAI_BASE_URL (with /v1),
-// FAULTBENCH_BASE_URL (as serve prints it), FAULTBENCH_SCENARIO, and
-// FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE and
-// FAULTBENCH_STREAM from the scenario's turn, for a client that wants to
-// follow it. ANTHROPIC_API_KEY and OPENAI_API_KEY are DummyKey where base
-// sets none.
+// GOOGLE_GEMINI_BASE_URL (without its last slash: @google/genai and
+// Gemini CLI add /v1beta/models/…), FAULTBENCH_BASE_URL (as serve prints
+// it), FAULTBENCH_SCENARIO, and FAULTBENCH_MODEL,
+// FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE and FAULTBENCH_STREAM from
+// the scenario's turn, for a client that wants to follow it.
+// ANTHROPIC_API_KEY, OPENAI_API_KEY and GEMINI_API_KEY are DummyKey where
+// base sets none.
 func Environment(base []string, baseURL string, sc *scenario.Scenario) []string {
 	set := map[string]string{
 		"ANTHROPIC_BASE_URL":        strings.TrimSuffix(baseURL, "/"),
 		"OPENAI_BASE_URL":           baseURL + "v1",
+		"GOOGLE_GEMINI_BASE_URL":    strings.TrimSuffix(baseURL, "/"),
 		"FAULTBENCH_BASE_URL":       baseURL,
 		"FAULTBENCH_SCENARIO":       sc.Name,
 		"FAULTBENCH_MODEL":          sc.Turn.Model,
@@ -154,7 +157,7 @@ func Environment(base []string, baseURL string, sc *scenario.Scenario) []string 
 		"FAULTBENCH_WIRE":           wireOf(sc),
 		"FAULTBENCH_STREAM":         fmt.Sprint(sc.Turn.Stream),
 	}
-	keys := []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY"}
+	keys := []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"}
 	out := make([]string, 0, len(base)+len(set)+len(keys))
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
@@ -167,8 +170,8 @@ func Environment(base []string, baseURL string, sc *scenario.Scenario) []string 
 			set[k] = DummyKey
 		}
 	}
-	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO",
-		"FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY"} {
+	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO",
+		"FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"} {
 		if v, ok := set[k]; ok {
 			out = append(out, k+"="+v)
 		}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/faultbench/faultbench/mockllm"
+	"github.com/faultbench/faultbench/scenario"
 )
 
 // recovers judges a scenario whose fault passes: the client's last request
@@ -38,7 +39,8 @@ func what(status int, kind string) string {
 }
 
 // shrinks judges the request after a context overflow: it must ask for
-// fewer output tokens or send less input than the one refused.
+// fewer output tokens or send less input than the one refused; on the
+// Gemini wire, whose window holds the input alone, less input.
 func shrinks(r Run, _ Bounds) (Status, string) {
 	att := r.judged()
 	at := first(att, func(e mockllm.Entry) bool { return e.Kind == "context_overflow" })
@@ -58,6 +60,12 @@ func shrinks(r Run, _ Bounds) (Status, string) {
 			return limit
 		}
 		return mt
+	}
+	if e.Wire == scenario.WireGemini { // Gemini counts the output apart: only less input fits the window
+		if next.InputTokens < e.InputTokens {
+			return Pass, fmt.Sprintf("resent %d input tokens (was %d)", next.InputTokens, e.InputTokens)
+		}
+		return Fail, fmt.Sprintf("resent %d input tokens (was %d): on Gemini only less input fits the window, whatever maxOutputTokens asks", next.InputTokens, e.InputTokens)
 	}
 	if asked(next.MaxTokens) < asked(e.MaxTokens) || next.InputTokens < e.InputTokens {
 		return Pass, fmt.Sprintf("resent with max_tokens %d (was %d) and %d input tokens (was %d)", next.MaxTokens, e.MaxTokens, next.InputTokens, e.InputTokens)

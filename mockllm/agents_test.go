@@ -162,4 +162,54 @@ var _ = Describe("what real agents send", func() {
 		Expect(got["store"]).To(BeTrue(), "the API's default")
 		Expect(got["max_output_tokens"]).To(BeNil())
 	})
+
+	It("echoes the settings Codex sends in every response object of its stream", func() {
+		f := loadFixture("codex-0.171.0.json")
+		var sent map[string]json.RawMessage
+		Expect(json.Unmarshal(f.Body, &sent)).To(Succeed())
+		w := f.call().send(srv, string(f.Body))
+		Expect(w.Code).To(Equal(http.StatusOK), w.Body.String())
+		n := 0
+		for _, line := range strings.Split(w.Body.String(), "\n") {
+			data, ok := strings.CutPrefix(line, "data: ")
+			if !ok {
+				continue
+			}
+			var ev struct {
+				Response map[string]json.RawMessage `json:"response"`
+			}
+			Expect(json.Unmarshal([]byte(data), &ev)).To(Succeed())
+			if ev.Response == nil {
+				continue
+			}
+			n++
+			for _, k := range []string{"reasoning", "text", "tool_choice", "tools", "parallel_tool_calls", "prompt_cache_key"} {
+				Expect(ev.Response[k]).To(MatchJSON(sent[k]), k)
+			}
+			Expect(ev.Response["store"]).To(MatchJSON("false"))
+			Expect(ev.Response["instructions"]).To(MatchJSON(orNull(sent["instructions"])))
+		}
+		Expect(n).To(Equal(3), "created, in_progress, completed")
+	})
+
+	It("echoes a setting of a type the API does not take as its default, and bounds what it echoes", func() {
+		c := to("s")
+		c.path = "/" + scName + "/v1/responses"
+		big := `[{"type":"function","name":"a","description":"` + strings.Repeat("x", 300<<10) + `"}]`
+		w := c.send(srv, `{"model":"sonnet","input":"hi","temperature":"hot","tools":`+big+`,"metadata":{"a":"b"}}`)
+		Expect(w.Code).To(Equal(http.StatusOK), w.Body.String()[:min(300, w.Body.Len())])
+		var got map[string]json.RawMessage
+		Expect(json.Unmarshal(w.Body.Bytes(), &got)).To(Succeed())
+		Expect(got["temperature"]).To(MatchJSON("1.0"))
+		Expect(got["tools"]).To(MatchJSON("[]"), "past 256 KiB, the default")
+		Expect(got["metadata"]).To(MatchJSON(`{"a":"b"}`))
+	})
 })
+
+// orNull is v, or JSON null when the body did not send it.
+func orNull(v json.RawMessage) json.RawMessage {
+	if v == nil {
+		return json.RawMessage("null")
+	}
+	return v
+}

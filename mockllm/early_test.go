@@ -13,9 +13,11 @@ import (
 )
 
 // A request refused before its body is read — a declared body past
-// 32 MB, a bad anthropic-version, a stray — is answered at once, and the
-// connection closed, even when the client sends no more of the body
-// until it hears back (as one sending Expect: 100-continue does).
+// 32 MB, a stray, a bad anthropic-version or purpose from a client that
+// sends Expect: 100-continue — is answered at once, and the connection
+// closed, even when the client sends no more of the body until it hears
+// back. (Without Expect, a request refused on its headers has its body
+// read for the journal, as an accepted one does: routes_test.go.)
 func TestARefusalBeforeTheBodyIsAnsweredAtOnce(t *testing.T) {
 	sc := &scenario.Scenario{Name: "sc", Models: map[string]scenario.Model{"m": {ContextWindow: 1000, MaxOutput: 100}}}
 	ep, err := StartLimited(New([]*scenario.Scenario{sc}, clock.NewVirtual()), "127.0.0.1:0", Limits{ReadTimeout: time.Minute})
@@ -29,7 +31,9 @@ func TestARefusalBeforeTheBodyIsAnsweredAtOnce(t *testing.T) {
 	}{
 		{"a declared 34 MB", "/sc/v1/messages", fmt.Sprintf("Content-Length: %d\r\nAnthropic-Version: 2023-06-01\r\n", 34<<20), 413},
 		{"a declared 34 MB, Expect: 100-continue", "/sc/v1/messages", fmt.Sprintf("Content-Length: %d\r\nExpect: 100-continue\r\nAnthropic-Version: 2023-06-01\r\n", 34<<20), 413},
-		{"a bad anthropic-version", "/sc/v1/messages", "Content-Length: 100000\r\nAnthropic-Version: 1999-01-01\r\n", 400},
+		{"a bad anthropic-version", "/sc/v1/messages", "Content-Length: 100000\r\nExpect: 100-continue\r\nAnthropic-Version: 1999-01-01\r\n", 400},
+		{"a bad purpose", "/sc/v1/messages", "Content-Length: 100000\r\nExpect: 100-continue\r\nX-Faultbench-Purpose: chat\r\nAnthropic-Version: 2023-06-01\r\n", 400},
+		{"Gemini without a key", "/sc/v1beta/models/m:generateContent", "Content-Length: 100000\r\nExpect: 100-continue\r\n", 403},
 		{"an unknown scenario", "/nope/v1/messages", "Content-Length: 100000\r\n", 404},
 		{"a bad anthropic-version on count_tokens", "/sc/v1/messages/count_tokens", "Content-Length: 100000\r\nAnthropic-Version: 1999-01-01\r\n", 400},
 	} {

@@ -58,7 +58,9 @@ func FuzzDecodeOpenAI(f *testing.F) {
 
 // FuzzDecodeResponses holds the Responses API decoder to its refusals:
 // whatever it refuses gets a well-formed error; whatever it accepts has a
-// model and a count no smaller than its instructions'. It may not panic.
+// model and a count no smaller than its instructions', and echoes each
+// setting as encoding/json reads the body's last value of that key,
+// within wire.MaxEchoBytes. It may not panic.
 func FuzzDecodeResponses(f *testing.F) {
 	for _, s := range responsesSeeds {
 		f.Add([]byte(s))
@@ -71,6 +73,24 @@ func FuzzDecodeResponses(f *testing.F) {
 		}
 		if q.Model == "" || q.InputTokens() < q.SystemTokens || q.InputTokens() < 0 {
 			t.Fatalf("accepted %q as %+v", body, q)
+		}
+		var top map[string]json.RawMessage
+		if err := json.Unmarshal(body, &top); err != nil {
+			t.Fatalf("accepted %q, which encoding/json refuses: %v", body, err)
+		}
+		total := 0
+		for _, v := range q.Echoed {
+			total += len(v.Value)
+			if bytes.ContainsAny(v.Value, "\n\r") {
+				t.Fatalf("echoes %s with a line break, which would cut a stream's data line: %q", v.Key, v.Value)
+			}
+			var got, want bytes.Buffer
+			if json.Compact(&got, v.Value) != nil || json.Compact(&want, top[v.Key]) != nil || got.String() != want.String() {
+				t.Fatalf("echoes %s as %q, the body's is %q: %q", v.Key, v.Value, top[v.Key], body)
+			}
+		}
+		if total > wire.MaxEchoBytes {
+			t.Fatalf("echoes %d bytes: %q", total, body)
 		}
 	})
 }
@@ -130,6 +150,11 @@ var responsesSeeds = []string{
 	`{"model":"gpt","input":[{"type":"function_call_output","call_id":"c","output":[{"type":"input_text","text":"x"}]}]}`,
 	`{"model":"gpt","input":[{"type":"function_call","call_id":"c"}],"max_output_tokens":5}`,
 	`{"model":7,"input":null}`,
+	`{"model":"gpt","input":"x","temperature":0.2,"top_p":1e0,"tools":[{"type":"function","name":"ls","strict":true}],"tool_choice":{"type":"function","name":"ls"},` +
+		`"reasoning":{"effort":"low"},"text":{"verbosity":"low"},"metadata":{"a":"b"},"service_tier":"auto","truncation":"auto","parallel_tool_calls":false,"user":"u"}`,
+	`{"model":"gpt","input":"x","temperature":"hot","metadata":null,"metadata":{"k":"\u00e9"},"tool_choice":7,"background":true,"max_tool_calls":3,"top_logprobs":-1}`,
+	"{\"model\":\"gpt\",\"input\":\"x\",\"tools\": [\n  {\"type\": \"function\",\r\n \"name\": \"a b\\n\"}\n],\"reasoning\":\t{}}",
+	`{"model":"gpt","input":"x","instructions":null,"previous_response_id":"resp_1","prompt_cache_key":"k","safety_identifier":"s","text":[]}`,
 	`{"input":"x"}`,
 	`[]`,
 	`{`,

@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3"
 	oaoption "github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/responses"
+	"github.com/openai/openai-go/v3/shared"
 
 	"github.com/faultbench/faultbench/internal/clock"
 	"github.com/faultbench/faultbench/internal/tokens"
@@ -61,6 +62,70 @@ var _ = Describe("OpenAI Responses API, read by openai-go's responses client", f
 		e := srv.Entries(scName, "s")[0]
 		Expect(e).To(And(HaveField("Wire", "openai-responses"), HaveField("InputTokens", 100), HaveField("MaxTokens", 1000),
 			HaveField("StopReason", "completed"), HaveField("OutputTokens", answerTokens)))
+	})
+
+	It("echoes the request's settings in its response, plain and streamed, as the SDK reads them", func() {
+		serve(newScenario())
+		p := params("sonnet", 1000, 100)
+		p.Temperature, p.TopP, p.ParallelToolCalls = openai.Float(0.25), openai.Float(0.5), openai.Bool(false)
+		p.User, p.PromptCacheKey, p.SafetyIdentifier = openai.String("u-1"), openai.String("k-1"), openai.String("s-1")
+		p.MaxToolCalls, p.TopLogprobs, p.PreviousResponseID = openai.Int(3), openai.Int(2), openai.String("resp_prev")
+		p.Metadata = map[string]string{"run": "7"}
+		p.Truncation, p.ServiceTier = responses.ResponseNewParamsTruncationAuto, responses.ResponseNewParamsServiceTierFlex
+		p.Reasoning = shared.ReasoningParam{Effort: shared.ReasoningEffortLow}
+		p.Text = responses.ResponseTextConfigParam{Verbosity: responses.ResponseTextConfigVerbosityLow}
+		p.ToolChoice = responses.ResponseNewParamsToolChoiceUnion{OfFunctionTool: &responses.ToolChoiceFunctionParam{Name: "read"}}
+		p.Tools = []responses.ToolUnionParam{{OfFunction: &responses.FunctionToolParam{Name: "read", Strict: openai.Bool(true),
+			Parameters: map[string]any{"type": "object", "properties": map[string]any{"path": map[string]any{"type": "string"}}}}}}
+		echoes := func(r *responses.Response) {
+			GinkgoHelper()
+			Expect(r.Instructions.OfString).To(Equal(tokens.Text(25)))
+			Expect(r.Temperature).To(Equal(0.25))
+			Expect(r.TopP).To(Equal(0.5))
+			Expect(r.ParallelToolCalls).To(BeFalse())
+			Expect(r.User).To(Equal("u-1"))
+			Expect(r.PromptCacheKey).To(Equal("k-1"))
+			Expect(r.SafetyIdentifier).To(Equal("s-1"))
+			Expect(r.MaxToolCalls).To(Equal(int64(3)))
+			Expect(r.TopLogprobs).To(Equal(int64(2)))
+			Expect(r.PreviousResponseID).To(Equal("resp_prev"))
+			Expect(r.Metadata).To(Equal(shared.Metadata{"run": "7"}))
+			Expect(string(r.Truncation)).To(Equal("auto"))
+			Expect(string(r.ServiceTier)).To(Equal("flex"))
+			Expect(string(r.Reasoning.Effort)).To(Equal("low"))
+			Expect(string(r.Text.Verbosity)).To(Equal("low"))
+			Expect(r.ToolChoice.Name).To(Equal("read"))
+			Expect(r.Tools).To(HaveLen(1))
+			Expect(r.Tools[0].Name).To(Equal("read"))
+			Expect(r.Tools[0].Strict).To(BeTrue())
+			Expect(r.MaxOutputTokens).To(Equal(int64(1000)))
+		}
+		r, err := client.Responses.New(context.Background(), p)
+		Expect(err).NotTo(HaveOccurred())
+		echoes(r)
+
+		st := client.Responses.NewStreaming(context.Background(), p)
+		n := 0
+		for st.Next() {
+			if ev := st.Current(); strings.HasPrefix(ev.Type, "response.") && ev.Response.ID != "" {
+				echoes(&ev.Response) // created, in_progress, completed
+				n++
+			}
+		}
+		Expect(st.Err()).NotTo(HaveOccurred())
+		Expect(n).To(Equal(3))
+
+		// Unsent, the API's defaults; "auto" is served by the default tier.
+		p = params("sonnet", 0, 100)
+		p.ServiceTier = responses.ResponseNewParamsServiceTierAuto
+		r, err = client.Responses.New(context.Background(), p)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(r.ServiceTier)).To(Equal("default"))
+		Expect(r.Temperature).To(Equal(1.0))
+		Expect(r.ParallelToolCalls).To(BeTrue())
+		Expect(r.Tools).To(BeEmpty())
+		Expect(string(r.ToolChoice.OfToolChoiceMode)).To(Equal("auto"))
+		Expect(string(r.Truncation)).To(Equal("disabled"))
 	})
 
 	It("streams the response.* events, which the SDK reads whole", func() {

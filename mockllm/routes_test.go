@@ -8,6 +8,7 @@ import (
 	. "github.com/onsi/gomega"
 
 	"github.com/faultbench/faultbench/internal/clock"
+	"github.com/faultbench/faultbench/internal/tokens"
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
 )
@@ -124,7 +125,21 @@ var _ = Describe("the journal of a body refused for a field", func() {
 		Expect(e.Model).To(Equal("sonnet"))
 		Expect(e.MaxTokens).To(Equal(512))
 		Expect(e.Stream).To(BeTrue())
-		Expect(e.ErrorMessage).NotTo(BeEmpty())
+		Expect(e.ErrorMessage).To(Equal("messages.1.role: Input should be 'user' or 'assistant'"))
+		// Its messages were readable: the journal measures them, as it
+		// would the same body with the role accepted.
+		to("s").send(srv, `{"messages":[{"role":"user","content":"hi"},{"role":"user","content":"x"}],"max_tokens":512,"model":"sonnet"}`)
+		Expect(e.InputTokens).To(Equal(srv.Entries(scName, "s")[1].InputTokens))
+		Expect(e.InputTokens).To(BeNumerically(">", 0))
+	})
+
+	It("measures nothing of a body whose walk stopped at a later error", func() {
+		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		to("s").send(srv, `{"model":"sonnet","max_tokens":5,"system":"`+tokens.Text(30)+`","messages":[{"role":"system","content":"x"},{"role":"user","content":7}]}`)
+		e := srv.Entries(scName, "s")[0]
+		Expect(e.ErrorMessage).To(HavePrefix("messages.0.role:"), "the first error in the body's order")
+		Expect(e.InputTokens).To(BeZero())
+		Expect(e.Model).To(Equal("sonnet"), "salvaged")
 	})
 
 	It("records the output budget of OpenAI's bodies, and nothing of a field of the wrong type", func() {
@@ -168,5 +183,37 @@ var _ = Describe("the journal of a Gemini body refused for a field", func() {
 		Expect(e.Wire).To(Equal("gemini"))
 		Expect(e.Model).To(Equal("sonnet"))
 		Expect(e.Stream).To(BeTrue())
+	})
+})
+
+var _ = Describe("the journal of a request refused on its headers", func() {
+	// The headers' error is the answer; the body is still read, as the real
+	// API reads it, and its entry says what it named.
+	body := `{"model":"sonnet","max_tokens":512,"stream":true,"messages":[{"role":"user","content":"` + tokens.Text(40) + `"}]}`
+	DescribeTable("records the model, max_tokens, stream and input the body named",
+		func(c call, send string, want string) {
+			srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+			w := c.send(srv, send)
+			Expect(w.Code).To(BeNumerically(">=", 400))
+			Expect(w.Body.String()).To(ContainSubstring(want))
+			e := srv.Entries(scName, c.session)[0]
+			Expect(e.Model).To(Equal("sonnet"))
+			Expect(e.Stream).To(BeTrue())
+			Expect(e.InputTokens).To(BeNumerically(">=", 40))
+			Expect(e.MaxTokens).To(Equal(512))
+		},
+		Entry("a purpose the mock does not know", to("s").purposed("chat"), body, "is not a purpose"),
+		Entry("a bad anthropic-version", call{path: "/" + scName + "/v1/messages", session: "s", header: http.Header{"Anthropic-Version": {"1999-01-01"}}}, body, "anthropic-version"),
+		Entry("Gemini without a key", call{path: "/" + scName + "/v1beta/models/sonnet:streamGenerateContent", session: "g"},
+			`{"contents":[{"role":"user","parts":[{"text":"`+tokens.Text(40)+`"}]}],"generationConfig":{"maxOutputTokens":512}}`, "PERMISSION_DENIED"),
+	)
+
+	It("answers first with the headers' error when the body is bad too", func() {
+		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		w := to("s").purposed("chat").send(srv, `{"model":"sonnet","max_tokens":9,"messages":5}`)
+		Expect(w.Body.String()).To(ContainSubstring("is not a purpose"))
+		e := srv.Entries(scName, "s")[0]
+		Expect(e.Model).To(Equal("sonnet"))
+		Expect(e.MaxTokens).To(Equal(9))
 	})
 })

@@ -301,25 +301,34 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 
 	sess := s.session(sc, name, sessName)
 	in := incoming{api: wr, purpose: header(r.Header, PurposeHeader, purposeTurn), retryCount: retryCount(r.Header), betas: wire.Betas(r.Header)}
-	read := false // the body was read to its end
+	read := false           // the body was read to its end
+	var refused *wire.Error // refused on its headers
 	switch {
 	case purposeIndex(in.purpose) < 0:
-		in.rejected = wire.InvalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
-	case wr.Check(r.Header) != nil:
-		in.rejected = wr.Check(r.Header)
+		refused = wire.InvalidRequest(fmt.Sprintf("%s: %q is not a purpose; send %q or %q", PurposeHeader, clipEntry(in.purpose), purposeTurn, purposeRepair))
 	default:
+		refused = wr.Check(r.Header)
+	}
+	// A request refused on its headers still has its body read, as the
+	// real API reads it, so that its entry says what the body named (its
+	// model, budget, stream, input); only a client that waits to be told
+	// to send the body (Expect: 100-continue) is answered at once.
+	if refused == nil || !expectsContinue(r) {
 		// A Router's path names the model and whether it streams.
 		in.req.Model, in.req.HasModel, in.req.Stream = rt.Model, rt.Model != "", rt.Stream
 		in.req.KeepLast = sc.contains
-		in.req.Cache.On = sc.quota.cache != nil
+		in.req.Cache.On = sc.quota.cache != nil && refused == nil
 		if hr, ok := wr.(wire.HeaderReader); ok {
 			hr.ReadHeaders(r.Header, &in.req)
 		}
-		if sess != nil {
+		if sess != nil && refused == nil { // a refused body teaches the session's memo nothing
 			in.req.Mem = &sess.mem
 		}
 		in.rejected = decodeBody(w, r, &in, wr)
 		read = r.ContentLength <= maxBodyBytes
+	}
+	if refused != nil { // the headers' error comes first, as the API checks them first
+		in.rejected = refused
 	}
 	if !read {
 		hangUpUnread(w, r)
@@ -331,6 +340,17 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	}
 	rp := sess.serve(&in)
 	rp.write(w, r)
+}
+
+// expectsContinue reports whether the client waits for a 100 Continue
+// before it sends the body.
+func expectsContinue(r *http.Request) bool {
+	for _, v := range r.Header["Expect"] {
+		if strings.EqualFold(strings.TrimSpace(v), "100-continue") {
+			return true
+		}
+	}
+	return false
 }
 
 // hangUpUnread makes the answer to a request refused before its body was

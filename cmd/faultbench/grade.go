@@ -40,9 +40,10 @@ func newGradeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `grade runs CMD once per scenario of a pack (default: the built-in one; --write-pack DIR
 writes it out to edit), against the mock on a loopback port, in real time. Each run gets its own
 session in its base URL, in the environment: ANTHROPIC_BASE_URL, OPENAI_BASE_URL (with /v1),
-FAULTBENCH_BASE_URL, FAULTBENCH_SCENARIO, FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL,
-FAULTBENCH_WIRE, FAULTBENCH_STREAM, and a dummy ANTHROPIC_API_KEY and OPENAI_API_KEY where none
-is set. A run that outlives --timeout is killed with its process group.
+GOOGLE_GEMINI_BASE_URL, FAULTBENCH_BASE_URL, FAULTBENCH_SCENARIO, FAULTBENCH_MODEL,
+FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE, FAULTBENCH_STREAM, and a dummy ANTHROPIC_API_KEY,
+OPENAI_API_KEY and GEMINI_API_KEY where none is set. A run that outlives --timeout is killed
+with its process group.
 
 Then each check the scenario names (docs/grade.md) judges the journal: pass, fail or not
 reached, with its evidence. The same pack runs through the built-in strategies on the virtual
@@ -128,7 +129,12 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 		return bad(obsErr)
 	}
 	for _, r := range runs {
-		rep.Results = append(rep.Results, grade.Ledger(r))
+		// A run that sent no request did not run the scenario's turn: it
+		// has no cell to rank (a client that crashes at start would
+		// otherwise be the cheapest stop everywhere); the card says why.
+		if led := grade.Ledger(r); led.Attempts > 0 {
+			rep.Results = append(rep.Results, led)
+		}
 	}
 	card := grade.NewCard(command, runs, f.bounds)
 

@@ -5,9 +5,12 @@ package docrun
 // fails on an entry that matches no command.
 var skips = []struct{ file, match, why string }{
 	{"README.md", "go test -race ./...", "the whole test suite: .ci/run runs it"},
+	{"README.md", "faultbench validate my-scenario.yaml", "the reader's own scenario file, in prose"},
 	{"README.md", "cmd/faultbench@latest", "installs from the network; the test runs the faultbench built from this checkout"},
 	{"README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
 	{"docs/README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
+	{"README.md", "grade -- node client.mjs", "a client of yours, which the docs do not ship"},
+	{"README.md", "python agent.py", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "node client.mjs", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "python agent.py", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "./agent", "a client of yours, which the docs do not ship"},
@@ -47,6 +50,7 @@ var exits = []struct {
 var rewrites = []struct{ old, new, why string }{
 	{"go run ./cmd/faultbench", "faultbench", "the binary built from this checkout, first on PATH"},
 	{"go install ./cmd/faultbench", `(cd "$FAULTBENCH_REPO" && GOBIN="$FAULTBENCH_BIN" go install ./cmd/faultbench)`, "installs into the test's own bin folder, first on PATH"},
+	{"run scenarios-large/", `run "$FAULTBENCH_REPO/scenarios-large/"`, "faultbench init writes the default suite, not the large one: the checkout's"},
 	{"cd /some/empty/folder", `cd "$(mktemp -d)"`, "the docs' placeholder for an empty folder"},
 	{"127.0.0.1:8080", "$FAULTBENCH_ADDR", "serve listens on a free port, not 8080"},
 }

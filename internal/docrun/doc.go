@@ -8,7 +8,10 @@
 // listed skip that no longer matches a command fails the test, so the list
 // cannot hide a new command. A YAML block with `run:` steps (the README's
 // CI workflows) runs its steps in order, a matrix step once per value,
-// against a baseline the test writes where the workflow reads one. The `faultbench serve` samples run against a
+// against a baseline the test writes where the workflow reads one. A
+// command in a line of prose (`faultbench run --hindsight`) runs too when
+// it is whole: a subcommand, an argument, and no placeholder (FILE, [...],
+// a|b). The `faultbench serve` samples run against a
 // server the test starts on a free port: its listing must show each line
 // the docs show, and the curl commands must get what they document.
 //

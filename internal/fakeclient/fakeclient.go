@@ -20,29 +20,31 @@ const Env = "FAULTBENCH_FAKE_CLIENT"
 // Run runs one turn against the base URLs of the environment, by
 // policy:
 //
-//   - good: honours retry-after(-ms) and x-should-retry, stops on a
-//     permanent error, backs off 50 ms·2^n with jitter, lowers max_tokens
-//     after an overflow, switches to the fallback after three overloads,
-//     gives up on a request after 1 s; at most 6 attempts.
+//   - good: honours retry-after(-ms), a Gemini error's RetryInfo and
+//     x-should-retry, stops on a permanent error, backs off 50 ms·2^n
+//     with jitter, lowers max_tokens and shortens its prompt after an
+//     overflow, switches to the fallback after three overloads, gives up
+//     on a request after 1 s; at most 6 attempts.
 //   - naive: retries every failure at once, 12 times, the same request,
 //     with no deadline.
 //   - once: one request.
+//   - clamp: good, but an overflow only lowers max_tokens, as Claude Code
+//     does: the same prompt again.
 //   - side: first lists the models (GET v1/models) and sends a side
 //     request the mock refuses for one of its fields, as Claude Code
 //     sends one; then good.
+//
+// It speaks the wire FAULTBENCH_WIRE names: anthropic (the default),
+// openai (Chat Completions) or gemini (generateContent).
 func Run(policy string) int {
 	env := os.Getenv
-	openai := env("FAULTBENCH_WIRE") == "openai"
-	url := env("ANTHROPIC_BASE_URL") + "/v1/messages"
-	if openai {
-		url = env("OPENAI_BASE_URL") + "/chat/completions"
-	}
+	w := env("FAULTBENCH_WIRE")
 	model, fallback := env("FAULTBENCH_MODEL"), env("FAULTBENCH_FALLBACK_MODEL")
-	maxTokens := 4096
+	maxTokens, prompt := 4096, strings.Repeat("hi ", 20)
 	attempts, overloads := 6, 0
 	client := &http.Client{Timeout: time.Second, Transport: &http.Transport{Proxy: nil}}
 	if policy == "side" {
-		side(client, url, model)
+		side(client, env("ANTHROPIC_BASE_URL")+"/v1/messages", model)
 		policy = "good"
 	}
 	switch policy {
@@ -52,11 +54,7 @@ func Run(policy string) int {
 		attempts = 1
 	}
 	for n := 0; n < attempts; n++ {
-		body, _ := json.Marshal(map[string]any{"model": model, "max_tokens": maxTokens,
-			"messages": []any{map[string]any{"role": "user", "content": "hi"}}})
-		req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
-		req.Header.Set("content-type", "application/json")
-		req.Header.Set("anthropic-version", "2023-06-01")
+		req := request(w, model, prompt, maxTokens)
 		req.Header.Set("X-Stainless-Retry-Count", strconv.Itoa(n))
 		resp, err := client.Do(req)
 		status, text, h := 0, "", http.Header{}
@@ -68,7 +66,7 @@ func Run(policy string) int {
 				return 0
 			}
 		}
-		if policy != "good" {
+		if policy != "good" && policy != "clamp" {
 			continue // at once
 		}
 		wait := time.Duration(50<<n) * time.Millisecond
@@ -76,8 +74,11 @@ func Run(policy string) int {
 		switch {
 		case h.Get("x-should-retry") == "false":
 			return 1
-		case status == 400 && strings.Contains(text, "context"):
+		case status == 400 && (strings.Contains(text, "context") || strings.Contains(text, "input token count")):
 			maxTokens, wait = 1000, 0
+			if policy == "good" {
+				prompt = "hi"
+			}
 		case status == 400, status == 403, status == 404, strings.Contains(text, "insufficient_quota"):
 			return 1
 		case status == 529 || status == 503:
@@ -89,6 +90,8 @@ func Run(policy string) int {
 			wait = time.Duration(v * float64(time.Millisecond))
 		} else if v, err := strconv.ParseFloat(h.Get("retry-after"), 64); err == nil {
 			wait = time.Duration(v * float64(time.Second))
+		} else if d, ok := retryInfo(text); ok {
+			wait = d
 		}
 		if n+1 < attempts {
 			time.Sleep(wait)
@@ -111,4 +114,61 @@ func side(client *http.Client, url, model string) {
 	if resp, err := client.Do(req); err == nil {
 		resp.Body.Close()
 	}
+}
+
+// request is one turn's request on the wire w, to the base URL of the
+// environment for it.
+func request(w, model, prompt string, maxTokens int) *http.Request {
+	env := os.Getenv
+	var url string
+	var body []byte
+	switch w {
+	case "openai":
+		url = env("OPENAI_BASE_URL") + "/chat/completions"
+		body, _ = json.Marshal(map[string]any{"model": model, "max_tokens": maxTokens,
+			"messages": []any{map[string]any{"role": "user", "content": prompt}}})
+	case "gemini":
+		url = env("GOOGLE_GEMINI_BASE_URL") + "/v1beta/models/" + model + ":generateContent"
+		body, _ = json.Marshal(map[string]any{"generationConfig": map[string]any{"maxOutputTokens": maxTokens},
+			"contents": []any{map[string]any{"role": "user", "parts": []any{map[string]any{"text": prompt}}}}})
+	default:
+		url = env("ANTHROPIC_BASE_URL") + "/v1/messages"
+		body, _ = json.Marshal(map[string]any{"model": model, "max_tokens": maxTokens,
+			"messages": []any{map[string]any{"role": "user", "content": prompt}}})
+	}
+	req, _ := http.NewRequest(http.MethodPost, url, bytes.NewReader(body))
+	req.Header.Set("content-type", "application/json")
+	switch w {
+	case "gemini":
+		req.Header.Set("x-goog-api-key", env("GEMINI_API_KEY"))
+	case "openai":
+		req.Header.Set("authorization", "Bearer "+env("OPENAI_API_KEY"))
+	default:
+		req.Header.Set("anthropic-version", "2023-06-01")
+	}
+	return req
+}
+
+// retryInfo is the wait a Gemini error's google.rpc.RetryInfo detail
+// asks for ("retryDelay": "2s"), if it has one.
+func retryInfo(body string) (time.Duration, bool) {
+	var e struct {
+		Error struct {
+			Details []struct {
+				Type       string `json:"@type"`
+				RetryDelay string `json:"retryDelay"`
+			} `json:"details"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(body), &e) != nil {
+		return 0, false
+	}
+	for _, d := range e.Error.Details {
+		if strings.HasSuffix(d.Type, "google.rpc.RetryInfo") {
+			if w, err := time.ParseDuration(d.RetryDelay); err == nil {
+				return w, true
+			}
+		}
+	}
+	return 0, false
 }

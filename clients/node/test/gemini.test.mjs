@@ -4,8 +4,10 @@
 // RESOURCE_EXHAUSTED with its RetryInfo, per minute and per day, 503
 // UNAVAILABLE, 500 INTERNAL, 404 NOT_FOUND, the window's and
 // maxOutputTokens' 400, an error inside a stream, a malformed body), each
-// parsed as the SDK's ApiError or refused as broken JSON; and what the
-// journal records. Run inside a network namespace with only loopback
+// parsed as the SDK's ApiError or refused as broken JSON; the transport
+// faults (a reset, an empty 200, a stream cut before its finishReason,
+// bytes that are no HTTP), 504 DEADLINE_EXCEEDED and the 403 of a request
+// without a key; and what the journal records. Run inside a network namespace with only loopback
 // (.ci/run).
 import { test, before, after } from 'node:test';
 import assert from 'node:assert/strict';
@@ -118,4 +120,60 @@ test('Gemini: a per-day quota, an internal error, an unknown model, a budget ove
   })(), (e) => !(e instanceof ApiError));
   const j = await serve.journal('faults', 'g-more');
   assert.deepEqual(j.map((e) => e.kind), ['quota_exhausted', 'server', 'not_found', 'invalid_request', 'malformed', 'malformed']);
+});
+
+// Each model of faults.yaml answers every request with its fault; plain,
+// then streamed, on a session of its own.
+const outcome = async (model) => {
+  const c = gemini('faults', `g-${model}`);
+  const got = [];
+  try {
+    await c.models.generateContent(ask(model));
+    got.push('answer');
+  } catch (e) { got.push(e); }
+  try {
+    let frames = 0;
+    for await (const _ of await c.models.generateContentStream(ask(model))) frames++;
+    got.push(`${frames} frames`);
+  } catch (e) { got.push(e); }
+  const j = await serve.journal('faults', `g-${model}`);
+  return [got, j.map((e) => [e.status, e.kind, e.stream ?? false])];
+};
+
+test('Gemini: a reset, bytes that are no HTTP and a stream cut reject as fetch errors, not ApiError', async () => {
+  let [got, j] = await outcome('gemini-reset');
+  for (const e of got) assert.ok(e instanceof TypeError && e.cause?.code === 'UND_ERR_SOCKET', String(e));
+  assert.deepEqual(j, [[0, 'connection', false], [0, 'connection', true]]);
+  [got, j] = await outcome('gemini-garbage');
+  for (const e of got) assert.ok(e instanceof TypeError && !(e instanceof ApiError), String(e));
+  assert.deepEqual(j, [[0, 'connection', false], [0, 'connection', true]]);
+  // A stream cut after 2 frames, before any finishReason: the SDK gives
+  // the frames, then rejects ("terminated") when the connection drops. A
+  // plain body cut half-way rejects the same way.
+  [got, j] = await outcome('gemini-trunc');
+  for (const e of got) assert.ok(e instanceof TypeError && /terminated/.test(e.message), String(e));
+  assert.deepEqual(j, [[200, 'connection', false], [200, 'connection', true]]);
+});
+
+test('Gemini: an empty 200 is broken JSON plain, and a stream with no frame and no error', async () => {
+  const [got, j] = await outcome('gemini-empty');
+  assert.ok(got[0] instanceof SyntaxError, String(got[0]));
+  // The SDK does not look for a finishReason: a stream that ends cleanly
+  // without one (here, without any frame) is taken as done.
+  assert.equal(got[1], '0 frames');
+  assert.deepEqual(j, [[200, 'empty', false], [200, 'empty', true]]);
+});
+
+test('Gemini: 504 DEADLINE_EXCEEDED and the 403 of a request without a key, as ApiError', async () => {
+  const [got, j] = await outcome('gemini-504');
+  for (const e of got) assert.ok(e instanceof ApiError && e.status === 504 && /DEADLINE_EXCEEDED/.test(e.message), String(e));
+  assert.deepEqual(j, [[504, 'server', false], [504, 'server', true]]);
+  // An empty key: the SDK warns, sends no x-goog-api-key, and serve
+  // answers as the API does. (No key at all would send the SDK looking
+  // for Google Cloud credentials instead.)
+  const c = new GoogleGenAI({ apiKey: '', httpOptions: { baseUrl: serve.bases.faults, headers: { 'X-Faultbench-Session': 'g-nokey' } } });
+  await assert.rejects(c.models.generateContent(ask('gemini-504')),
+    (e) => e instanceof ApiError && e.status === 403 && /PERMISSION_DENIED/.test(e.message) && /unregistered callers/.test(e.message));
+  const k = await serve.journal('faults', 'g-nokey');
+  assert.deepEqual(k.map((e) => [e.status, e.kind, e.model]), [[403, 'permission', 'gemini-504']]);
 });

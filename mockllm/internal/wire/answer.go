@@ -58,8 +58,33 @@ type Reply struct {
 }
 
 // Echo is what an answer repeats of its request, as the real API does:
-// the Responses API echoes max_output_tokens and store.
+// the Responses API echoes max_output_tokens, store and the request's
+// other settings (Raw).
 type Echo struct {
 	MaxOutput int  // 0: the request sent none (null)
 	NoStore   bool // the request sent store: false
+	// Raw is the request's own JSON values of the fields the answer
+	// echoes as sent (instructions, tools, temperature, …), in a copy of
+	// their own; a field it lacks is echoed as the API's default.
+	Raw []RawValue
+}
+
+// RawValue is one field of a request, its JSON value as sent.
+type RawValue struct {
+	Key   string // the field's name, one of the wire's constants
+	Value []byte
+}
+
+// MaxEchoBytes bounds the values one request's Echo.Raw holds together:
+// 256 KiB. A field that does not fit is echoed as the API's default.
+const MaxEchoBytes = 256 << 10
+
+// RawOf is the value the request sent for key, nil when it sent none.
+func (e *Echo) RawOf(key string) []byte {
+	for i := range e.Raw {
+		if e.Raw[i].Key == key {
+			return e.Raw[i].Value
+		}
+	}
+	return nil
 }

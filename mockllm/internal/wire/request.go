@@ -46,15 +46,18 @@ type Request struct {
 	// is what the decoder learnt for the next body, when Mem wants one.
 	Mem  *Memory
 	Memo *BodyMemo
+	// Echoed is what the answer echoes of the request's fields as sent
+	// (Echo.Raw), bounded by MaxEchoBytes.
+	Echoed []RawValue
 	// Cache is the request's prompt prefix as a cache keys it
 	// (prefix.go), when Cache.On asks the decoder to gather it.
 	Cache Prefix
 }
 
-// Echo is what the answer to q repeats of it (Responses: store and
-// max_output_tokens).
+// Echo is what the answer to q repeats of it (Responses: store,
+// max_output_tokens and the settings it sent).
 func (q *Request) Echo() Echo {
-	e := Echo{NoStore: q.NoStore}
+	e := Echo{NoStore: q.NoStore, Raw: q.Echoed}
 	if q.HasMaxTokens {
 		e.MaxOutput = q.MaxTokens
 	}

@@ -29,7 +29,11 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 		s.UseMemo(q)
 	}
 	var err *wire.Error
-	if e := walk(q, s); e != nil {
+	e := walk(q, s)
+	if s.badRole != nil { // it came before any error the walk stopped at
+		e = s.badRole
+	}
+	if e != nil {
 		err = bodyError(e)
 	}
 	if (err != nil || !s.End()) && !json.Valid(b) {
@@ -37,6 +41,10 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 		return syntaxError(b)
 	}
 	if err != nil {
+		if e == s.badRole && s.End() {
+			// Walked to its end: the journal keeps what it measured.
+			return err
+		}
 		*q = wire.Request{}
 		return err
 	}
@@ -263,7 +271,9 @@ func (s *walker) message() (int, *fieldError) {
 				// Claude Code's per-turn control: a system message among
 				// the turns, under the PerTurnControl beta.
 			case !ok || (string(role) != "user" && string(role) != "assistant"):
-				err = s.failKey("role", "Input should be 'user' or 'assistant'")
+				if s.badRole == nil {
+					s.badRole = s.failKey("role", "Input should be 'user' or 'assistant'")
+				}
 			}
 		case "content":
 			hasContent = true

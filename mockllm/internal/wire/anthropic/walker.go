@@ -10,6 +10,10 @@ type walker struct {
 	pre         *wire.Prefix // the request's cache points
 	depth       int          // of content block lists: 1 is a message's own
 	systemRoles bool
+	// badRole is the first message whose role the API refuses: the walk
+	// goes on past it, so that the refused request's input is still
+	// measured for the journal.
+	badRole *fieldError
 }
 
 // fieldError is a request field with the wrong type or a missing required

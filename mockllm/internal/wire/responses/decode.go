@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"strings"
 
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
@@ -28,15 +29,19 @@ const minOutputTokens = 16
 // read once.
 func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	s := wire.NewScanner(b)
-	err := decode(s, q)
+	var spans [len(echoed)]span
+	err := decode(s, q, &spans)
 	if (err != nil || !s.End()) && !json.Valid(b) {
 		*q = wire.Request{}
 		return openai.Unparsable()
 	}
+	if err == nil {
+		q.Echoed = keepEchoed(b, &spans)
+	}
 	return err
 }
 
-func decode(s *wire.Scanner, q *wire.Request) *wire.Error {
+func decode(s *wire.Scanner, q *wire.Request, spans *[len(echoed)]span) *wire.Error {
 	if err := openai.Open(s); err != nil {
 		return err
 	}
@@ -48,7 +53,14 @@ func decode(s *wire.Scanner, q *wire.Request) *wire.Error {
 		err          *wire.Error
 	)
 	for s.More() && err == nil {
-		switch k := s.Key(); string(k) {
+		k := s.Key()
+		f := echoField(k)
+		start := 0
+		if f >= 0 {
+			s.Peek()
+			start = s.Pos()
+		}
+		switch string(k) {
 		case "model":
 			err = openai.ReadModel(s, q)
 		case "instructions":
@@ -84,6 +96,9 @@ func decode(s *wire.Scanner, q *wire.Request) *wire.Error {
 		default:
 			s.Skip()
 		}
+		if f >= 0 && err == nil { // the last of a key given twice counts
+			spans[f] = span{start, s.Pos()}
+		}
 	}
 	switch {
 	case err != nil:
@@ -101,6 +116,98 @@ func decode(s *wire.Scanner, q *wire.Request) *wire.Error {
 	q.HasMessages = true
 	q.Cache.Resolve()
 	return nil
+}
+
+// echoed are the fields of a request that its answer echoes as sent, each
+// with the first bytes of the JSON values the API takes for it: a value
+// of another type, or null, is echoed as the API's default.
+var echoed = [...]struct{ key, takes string }{
+	{"background", "tf"},
+	{"instructions", `"`},
+	{"max_tool_calls", "-0123456789"},
+	{"metadata", "{"},
+	{"parallel_tool_calls", "tf"},
+	{"previous_response_id", `"`},
+	{"prompt_cache_key", `"`},
+	{"reasoning", "{"},
+	{"safety_identifier", `"`},
+	{"service_tier", `"`},
+	{"temperature", "-0123456789"},
+	{"text", "{"},
+	{"tool_choice", `"{`},
+	{"tools", "["},
+	{"top_logprobs", "-0123456789"},
+	{"top_p", "-0123456789"},
+	{"truncation", `"`},
+	{"user", `"`},
+}
+
+// echoField is k's index in echoed, or -1.
+func echoField(k []byte) int {
+	for i := range echoed {
+		if string(k) == echoed[i].key {
+			return i
+		}
+	}
+	return -1
+}
+
+// span is where a value lies in the body; end 0: not sent.
+type span struct{ start, end int }
+
+// keepEchoed copies the echoed fields' values out of the body (which goes
+// back to its pool) into one buffer of their own: those of a type the API
+// takes, in echoed's order, while they fit in wire.MaxEchoBytes.
+func keepEchoed(b []byte, spans *[len(echoed)]span) []wire.RawValue {
+	total, n := 0, 0
+	for i, sp := range spans {
+		if sp.end <= sp.start || !strings.ContainsRune(echoed[i].takes, rune(b[sp.start])) || total+sp.end-sp.start > wire.MaxEchoBytes {
+			spans[i] = span{}
+			continue
+		}
+		total += sp.end - sp.start
+		n++
+	}
+	if n == 0 {
+		return nil
+	}
+	buf := make([]byte, 0, total)
+	out := make([]wire.RawValue, 0, n)
+	for i, sp := range spans {
+		if sp.end == 0 {
+			continue
+		}
+		at := len(buf)
+		buf = appendCompact(buf, b[sp.start:sp.end])
+		out = append(out, wire.RawValue{Key: echoed[i].key, Value: buf[at:len(buf):len(buf)]})
+	}
+	return out
+}
+
+// appendCompact appends v, JSON the scanner has read, without the
+// whitespace between its tokens: a value a client sent pretty-printed
+// would otherwise break a stream's data: line.
+func appendCompact(dst, v []byte) []byte {
+	in, esc := false, false
+	for _, c := range v {
+		switch {
+		case in:
+			switch {
+			case esc:
+				esc = false
+			case c == '\\':
+				esc = true
+			case c == '"':
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
+			continue
+		}
+		dst = append(dst, c)
+	}
+	return dst
 }
 
 // input is what the decoder keeps of the input: the tokens of its system

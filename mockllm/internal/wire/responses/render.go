@@ -48,29 +48,61 @@ func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte 
 	} else {
 		b = append(b, "null"...)
 	}
-	b = append(b, `,"instructions":null,"max_output_tokens":`...)
+	b = echo(b, r, `,"background":`, "background", "false")
+	b = echo(b, r, `,"instructions":`, "instructions", "null")
+	b = append(b, `,"max_output_tokens":`...)
 	if r.Echo.MaxOutput > 0 {
 		b = strconv.AppendInt(b, int64(r.Echo.MaxOutput), 10)
 	} else {
 		b = append(b, "null"...)
 	}
+	b = echo(b, r, `,"max_tool_calls":`, "max_tool_calls", "null")
 	b = append(b, `,"model":`...)
 	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"output":[`...)
 	if output {
 		b = appendItems(r, b, status)
 	}
-	b = append(b, `],"parallel_tool_calls":true,"previous_response_id":null,"reasoning":{"effort":null,"summary":null},`+
-		`"service_tier":"default","store":`...)
+	b = append(b, ']')
+	b = echo(b, r, `,"parallel_tool_calls":`, "parallel_tool_calls", "true")
+	b = echo(b, r, `,"previous_response_id":`, "previous_response_id", "null")
+	b = echo(b, r, `,"prompt_cache_key":`, "prompt_cache_key", "null")
+	b = echo(b, r, `,"reasoning":`, "reasoning", `{"effort":null,"summary":null}`)
+	b = echo(b, r, `,"safety_identifier":`, "safety_identifier", "null")
+	// The tier that served the request: "auto" is served by the default.
+	if t := r.Echo.RawOf("service_tier"); t != nil && string(t) != `"auto"` {
+		b = append(append(b, `,"service_tier":`...), t...)
+	} else {
+		b = append(b, `,"service_tier":"default"`...)
+	}
+	b = append(b, `,"store":`...)
 	b = strconv.AppendBool(b, !r.Echo.NoStore)
-	b = append(b, `,"temperature":1.0,"text":{"format":{"type":"text"}},"tool_choice":"auto",`+
-		`"tools":[],"top_p":1.0,"truncation":"disabled","usage":`...)
+	b = echo(b, r, `,"temperature":`, "temperature", "1.0")
+	b = echo(b, r, `,"text":`, "text", `{"format":{"type":"text"}}`)
+	b = echo(b, r, `,"tool_choice":`, "tool_choice", `"auto"`)
+	b = echo(b, r, `,"tools":`, "tools", "[]")
+	b = echo(b, r, `,"top_logprobs":`, "top_logprobs", "0")
+	b = echo(b, r, `,"top_p":`, "top_p", "1.0")
+	b = echo(b, r, `,"truncation":`, "truncation", `"disabled"`)
+	b = append(b, `,"usage":`...)
 	if output {
 		b = appendResponseUsage(b, a)
 	} else {
 		b = append(b, "null"...)
 	}
-	return append(b, `,"user":null,"metadata":{}}`...)
+	b = echo(b, r, `,"user":`, "user", "null")
+	b = echo(b, r, `,"metadata":`, "metadata", "{}")
+	return append(b, '}')
+}
+
+// echo appends name and the value the request sent for key, as sent, or
+// def (the API's default) when it sent none.
+func echo(b []byte, r *wire.Reply, name, key, def string) []byte {
+	b = append(b, name...)
+	if v := r.Echo.RawOf(key); v != nil {
+		return append(b, v...)
+	}
+	return append(b, def...)
 }
 
 // appendItems appends the output items, each with the given status.
