@@ -51,12 +51,11 @@ export DISABLE_TELEMETRY=1 DISABLE_ERROR_REPORTING=1 DISABLE_AUTOUPDATER=1 \
 real="$repo/clients/real/node_modules"
 version() { node -e "console.log(require('$1/package.json').version)" 2>/dev/null || echo '?'; }
 
-# Gemini CLI reads GOOGLE_GEMINI_BASE_URL (auth type gemini-api-key, set in
-# clients/real/config/gemini.json; without it, a base URL selects the
-# "gateway" type, which -p refuses as "Invalid auth method selected") and
-# the key of GEMINI_API_KEY; clients/real/gemini.sh gives it the
-# scenario's. The pack's scenarios are played to it on the mock's Gemini
-# wire.
+# Gemini CLI reads GOOGLE_GEMINI_BASE_URL and GEMINI_API_KEY, which grade
+# sets, under the auth type gemini-api-key (clients/real/config/gemini.json;
+# without it, a base URL selects the "gateway" type, which -p refuses as
+# "Invalid auth method selected"). It speaks the Gemini API whatever the
+# scenario's wire: the mock answers each request in the wire it came in.
 
 # name|what and its versions|command. grade/clients_doc_test.go reads the
 # names: every one must have its section in docs/clients.md.
