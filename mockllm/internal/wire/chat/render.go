@@ -5,6 +5,7 @@ import (
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 )
 
 // finishReason is OpenAI's word for a stop reason.
@@ -20,8 +21,9 @@ func finishReason(stop string) string {
 	return "stop"
 }
 
-// appendCompletion appends a chat.completion object.
-func appendCompletion(b []byte, a *wire.Answer, created int64) []byte {
+// appendCompletion appends a chat.completion object, naming the tier
+// that served it (tier: what the request asked, nil for nothing).
+func appendCompletion(b []byte, a *wire.Answer, created int64, tier []byte) []byte {
 	b = appendHead(b, a, created, "chat.completion")
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
 	if a.HasText() {
@@ -44,7 +46,8 @@ func appendCompletion(b []byte, a *wire.Answer, created int64) []byte {
 	b = jsonscan.AppendString(b, finishReason(a.Stop))
 	b = append(b, `}],"usage":`...)
 	b = appendUsage(b, a)
-	return append(b, `,"service_tier":"default","system_fingerprint":null}`...)
+	b = openai.AppendServiceTier(append(b, `,"service_tier":`...), tier)
+	return append(b, `,"system_fingerprint":null}`...)
 }
 
 // appendHead appends the fields that open a completion or a chunk.
