@@ -100,12 +100,12 @@ func first(att []mockllm.Entry, is func(mockllm.Entry) bool) int {
 	return -1
 }
 
-// ended says how the process ended, for evidence: "exit 1", "killed after
-// 120 s" or "still retrying after 120 s".
+// ended says how the process ended, for evidence: "exit 1", "killed by a
+// signal" or, when the timeout struck, "still retrying after 120 s".
 func (r Run) ended() string {
 	switch {
 	case r.TimedOut:
-		return "still running after " + seconds(r.Timeout)
+		return "still retrying after " + seconds(r.Timeout)
 	case r.Err != nil:
 		return "did not run: " + r.Err.Error()
 	case r.Exit < 0:

@@ -1,6 +1,7 @@
 package grade_test
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -26,6 +27,23 @@ var _ = Describe("the built-in pack", func() {
 		}
 		for _, c := range grade.Checks() {
 			Expect(named).To(HaveKey(c.Name))
+		}
+	})
+
+	It("has scenarios on each wire, streamed and not", func() {
+		scs, err := grade.Pack()
+		Expect(err).NotTo(HaveOccurred())
+		seen := map[string]bool{}
+		for _, sc := range scs {
+			w := sc.Turn.Wire
+			if w == "" {
+				w = scenario.WireAnthropic
+			}
+			seen[fmt.Sprintf("%s stream=%t", w, sc.Turn.Stream)] = true
+		}
+		for _, w := range []string{scenario.WireAnthropic, scenario.WireOpenAI, scenario.WireGemini} {
+			Expect(seen).To(HaveKey(w + " stream=true"))
+			Expect(seen).To(HaveKey(w + " stream=false"))
 		}
 	})
 

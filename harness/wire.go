@@ -37,7 +37,7 @@ func newProvider(sc *scenario.Scenario, base, session string, hc *http.Client) r
 		if sc.Turn.Wire == scenario.WireOpenAIResponses {
 			return p.WithResponses()
 		}
-		return p
+		return p.WithStream(sc.Turn.Stream)
 	}
 	return anthropicprovider.New(
 		option.WithBaseURL(base),

@@ -257,10 +257,10 @@ func (v *validator) turn(s *Scenario) {
 		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
 	switch t.Wire {
-	case "", WireAnthropic, WireGemini:
-	case WireOpenAI, WireOpenAIResponses:
+	case "", WireAnthropic, WireGemini, WireOpenAI:
+	case WireOpenAIResponses:
 		if t.Stream {
-			v.errorf("turn.stream", "the harness streams only on the %s and %s wires, not on %s", WireAnthropic, WireGemini, t.Wire)
+			v.errorf("turn.stream", "the harness streams only on the %s, %s and %s wires, not on %s", WireAnthropic, WireOpenAI, WireGemini, t.Wire)
 		}
 	default:
 		v.errorf("turn.wire", "%q is not a wire; use %s, %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses, WireGemini)

@@ -24,11 +24,14 @@ var _ = Describe("turn.wire", func() {
 		}
 	})
 
-	It("refuses another wire, and a stream on an OpenAI wire, naming the field", func() {
+	It("refuses another wire, and a stream on the Responses API, naming the field", func() {
 		_, err := scenario.Parse("w.yaml", []byte(doc("  wire: grpc\n")))
 		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai, openai-responses or gemini`)))
-		_, err = scenario.Parse("w.yaml", []byte(doc("  wire: openai\n  stream: true\n")))
-		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic and gemini wires")))
+		_, err = scenario.Parse("w.yaml", []byte(doc("  wire: openai-responses\n  stream: true\n")))
+		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic, openai and gemini wires, not on openai-responses")))
+		sc, err := scenario.Parse("w.yaml", []byte(doc("  wire: openai\n  stream: true\n")))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(sc.Turn.Stream).To(BeTrue())
 	})
 
 	It("takes gemini, streamed too, and a Gemini rule's quota and retry delay", func() {

@@ -129,7 +129,12 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 		return bad(obsErr)
 	}
 	for _, r := range runs {
-		rep.Results = append(rep.Results, grade.Ledger(r))
+		// A run that sent no request did not run the scenario's turn: it
+		// has no cell to rank (a client that crashes at start would
+		// otherwise be the cheapest stop everywhere); the card says why.
+		if led := grade.Ledger(r); led.Attempts > 0 {
+			rep.Results = append(rep.Results, led)
+		}
 	}
 	card := grade.NewCard(command, runs, f.bounds)
 

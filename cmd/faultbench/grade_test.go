@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -144,6 +145,76 @@ func TestGradeRanksAPromptStopBestOnARefusal(t *testing.T) {
 		if slices.Contains(b, "client") {
 			t.Errorf("%s: a client that retried the refusal 11 times reached the best outcome %v", sc, b)
 		}
+	}
+}
+
+// The presets beside the client stream on the OpenAI wire too: on a
+// Chat Completions stream cut after its 200, the SDK preset gives up as
+// the SDK does, and classify restarts the turn.
+func TestGradeStreamsThePresetsOnOpenAI(t *testing.T) {
+	t.Setenv(fakeclient.Env, "good")
+	var out, errOut bytes.Buffer
+	args := []string{"grade", "--strategies", "classify,sdk-openai", "--timeout", "5s", "--format", "json",
+		"--pack", gradePack(t, "stream-cut-openai"), "--", os.Args[0]}
+	if code := mainContext(context.Background(), args, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	var rep struct {
+		Results []struct {
+			Strategy, Outcome string
+			Attempts          int
+			AttemptsLog       []struct{ Kind string } `json:"attempts_log"`
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rep.Results {
+		kinds := []string{}
+		for _, a := range r.AttemptsLog {
+			kinds = append(kinds, a.Kind)
+		}
+		got[r.Strategy] = fmt.Sprintf("%s %d %v", r.Outcome, r.Attempts, kinds)
+	}
+	for s, want := range map[string]string{"classify": "success 2 [connection ok]", "sdk-openai": "failed 1 [connection]"} {
+		if got[s] != want {
+			t.Errorf("%s: %q, want %q (all: %v)", s, got[s], want, got)
+		}
+	}
+}
+
+// A client that sends no request is no cheapest stop: it did not run the
+// scenario, and the report has no cell of it to rank.
+func TestGradeRanksNoClientThatSentNothing(t *testing.T) {
+	var out, errOut bytes.Buffer
+	args := []string{"grade", "--strategies", "classify", "--timeout", "5s", "--format", "json",
+		"--pack", gradePack(t, "invalid-request"), "--", "true"}
+	if code := mainContext(context.Background(), args, &out, &errOut); code != exitOK {
+		t.Fatalf("exit %d: %s%s", code, out.String(), errOut.String())
+	}
+	var rep struct {
+		Results  []struct{ Strategy string }
+		Verdicts []struct {
+			Best []string `json:"best_outcome"`
+		}
+		Grade struct {
+			Runs []struct{ Attempts int }
+		}
+	}
+	if err := json.Unmarshal(out.Bytes(), &rep); err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Verdicts) != 1 || !slices.Equal(rep.Verdicts[0].Best, []string{"classify"}) {
+		t.Errorf("verdicts: %+v", rep.Verdicts)
+	}
+	for _, r := range rep.Results {
+		if r.Strategy == "client" {
+			t.Errorf("a result for a client that sent nothing: %+v", rep.Results)
+		}
+	}
+	if len(rep.Grade.Runs) != 1 || rep.Grade.Runs[0].Attempts != 0 {
+		t.Errorf("the card's runs: %+v", rep.Grade.Runs)
 	}
 }
 

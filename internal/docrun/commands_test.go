@@ -9,6 +9,8 @@ var skips = []struct{ file, match, why string }{
 	{"README.md", "cmd/faultbench@latest", "installs from the network; the test runs the faultbench built from this checkout"},
 	{"README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
 	{"docs/README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
+	{"README.md", "grade -- node client.mjs", "a client of yours, which the docs do not ship"},
+	{"README.md", "python agent.py", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "node client.mjs", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "python agent.py", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "./agent", "a client of yours, which the docs do not ship"},

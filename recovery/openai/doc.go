@@ -38,4 +38,10 @@
 // max_output_tokens; an answer cut at max_output_tokens (status
 // incomplete) has StopReason length, one that calls tools tool_calls, as
 // on Chat Completions.
+//
+// WithStream streams chat completions ("stream": true, with
+// stream_options.include_usage) and gathers the chunks into one answer; a
+// stream that fails after its 200 — cut, ended before a finish reason, or
+// an error event — fails the attempt whole and matches
+// recovery.ErrStreamBroken, as on Anthropic's wire (stream.go).
 package openai

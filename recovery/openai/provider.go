@@ -27,6 +27,7 @@ type Provider struct {
 	client     sdk.Client
 	legacy     bool
 	responses  bool // send by the Responses API (WithResponses)
+	stream     bool // stream chat completions (WithStream)
 	perRequest []func(recovery.Request) []option.RequestOption
 	cache      *wirecache.Cache
 }
@@ -83,6 +84,9 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 	params := sdk.ChatCompletionNewParams{Model: sdk.ChatModel(req.Model), Messages: []sdk.ChatCompletionMessageParamUnion{}}
 	var httpResp *http.Response
 	opts = append(opts, option.WithRequestBody("application/json", body), option.WithResponseInto(&httpResp), option.WithMaxRetries(0))
+	if p.stream {
+		return p.sendStream(ctx, params, opts, &httpResp)
+	}
 
 	completion, err := p.client.Chat.Completions.New(ctx, params, opts...)
 	if err != nil {
