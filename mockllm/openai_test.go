@@ -110,6 +110,15 @@ var _ = Describe("OpenAI Chat Completions", func() {
 			r, err := client.Chat.Completions.New(context.Background(), p)
 			Expect(err).NotTo(HaveOccurred())
 			Expect(string(r.ServiceTier)).To(Equal(c.want), "asked %q", c.asked)
+			p.StreamOptions.IncludeUsage = openai.Bool(true)
+			st := client.Chat.Completions.NewStreaming(context.Background(), p)
+			n := 0
+			for st.Next() {
+				Expect(string(st.Current().ServiceTier)).To(Equal(c.want), "every chunk, asked %q", c.asked)
+				n++
+			}
+			Expect(st.Err()).NotTo(HaveOccurred())
+			Expect(n).To(BeNumerically(">", 2))
 		}
 	})
 

@@ -62,6 +62,15 @@ func appendHead(b []byte, a *wire.Answer, created int64, object string) []byte {
 	return jsonscan.AppendString(b, a.Model)
 }
 
+// appendChunkHead appends the fields that open a chunk: appendHead's,
+// then the tier that served the request and the fingerprint, as every
+// chunk of OpenAI's carries them.
+func appendChunkHead(b []byte, r *wire.Reply) []byte {
+	b = appendHead(b, &r.Ans, r.Created, "chat.completion.chunk")
+	b = openai.AppendServiceTier(append(b, `,"service_tier":`...), r.Echo.RawOf("service_tier"))
+	return append(b, `,"system_fingerprint":null`...)
+}
+
 func appendToolCall(b []byte, t *wire.ToolCall, args string) []byte {
 	b = append(b, `{"id":`...)
 	b = jsonscan.AppendString(b, t.ID)
@@ -95,8 +104,8 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	// chunk appends a chunk whose delta is choice, or choice, s as a JSON
 	// string and tail.
 	chunk := func(choice, s, tail string) {
-		b := appendHead(ev.Begin(""), a, r.Created, "chat.completion.chunk")
-		b = append(b, `,"system_fingerprint":null,"choices":[{"index":0,"delta":`...)
+		b := appendChunkHead(ev.Begin(""), r)
+		b = append(b, `,"choices":[{"index":0,"delta":`...)
 		b = append(b, choice...)
 		if tail != "" {
 			b = jsonscan.AppendString(b, s)
@@ -127,8 +136,8 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 		wire.Chunks(t.Input, func(s string) { chunk(head, s, "}}]}") })
 	}
 
-	b := appendHead(ev.Begin(""), a, r.Created, "chat.completion.chunk")
-	b = append(b, `,"system_fingerprint":null,"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":`...)
+	b := appendChunkHead(ev.Begin(""), r)
+	b = append(b, `,"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":`...)
 	b = jsonscan.AppendString(b, finishReason(a.Stop))
 	b = append(b, `}]`...)
 	if r.Usage {
@@ -136,8 +145,8 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	}
 	ev.End(append(b, '}'))
 	if r.Usage {
-		b := appendHead(ev.Begin(""), a, r.Created, "chat.completion.chunk")
-		b = append(b, `,"system_fingerprint":null,"choices":[],"usage":`...)
+		b := appendChunkHead(ev.Begin(""), r)
+		b = append(b, `,"choices":[],"usage":`...)
 		ev.End(append(appendUsage(b, a), '}'))
 	}
 	ev.End(append(ev.Begin(""), "[DONE]"...))
