@@ -61,6 +61,37 @@ var _ = Describe("transport faults over loopback", func() {
 		_, _ = readAll(resp)
 	})
 
+	// A request that gets no HTTP answer never reached the model: it
+	// writes no prompt cache, so the resend that follows writes it, and
+	// reads nothing.
+	DescribeTable("a fault that sends no answer writes no prompt cache",
+		func(f scenario.Fault) {
+			sc := faulty(f)
+			m := sc.Models["sonnet"]
+			m.Cache = &scenario.Cache{}
+			sc.Models["sonnet"] = m
+			srv = mockllm.New([]*scenario.Scenario{sc}, clock.NewVirtual())
+			Expect(srv.Open(scName, "s", clk)).To(Succeed())
+			var ep *mockllm.Endpoint
+			ep, client = live(srv)
+			url = ep.BaseURL(scName) + "v1/messages"
+			body := cachedBody(2000, "", true, 1500)
+			_, err := post(context.Background(), client, url, "s", body)
+			Expect(err).To(HaveOccurred())
+			resp, err := post(context.Background(), client, url, "s", body)
+			Expect(err).NotTo(HaveOccurred())
+			b, err := readAll(resp)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(resp.StatusCode).To(Equal(200), string(b))
+			var u cacheUsage
+			Expect(json.Unmarshal(b, &u)).To(Succeed())
+			Expect(u.Usage.CacheRead).To(Equal(0), "the resend read a prefix the faulted request never sent to the model")
+			Expect(u.Usage.CacheCreation).To(Equal(3501))
+		},
+		Entry("reset", scenario.Fault{Kind: scenario.FaultReset}),
+		Entry("garbage", scenario.Fault{Kind: scenario.FaultGarbage}),
+	)
+
 	It("garbage: the client reads bytes that are no HTTP response", func() {
 		serve(scenario.Fault{Kind: scenario.FaultGarbage})
 		_, err := post(context.Background(), client, url, "s", good)

@@ -98,6 +98,30 @@ var _ = Describe("OpenAI Chat Completions", func() {
 		Expect(e).To(And(HaveField("Wire", "openai"), HaveField("InputTokens", 100), HaveField("StopReason", "stop")))
 	})
 
+	It("names the service tier that served the request: the one asked, default for auto or none", func() {
+		serve()
+		for _, c := range []struct {
+			asked openai.ChatCompletionNewParamsServiceTier
+			want  string
+		}{{"", "default"}, {openai.ChatCompletionNewParamsServiceTierAuto, "default"}, {openai.ChatCompletionNewParamsServiceTierFlex, "flex"},
+			{openai.ChatCompletionNewParamsServiceTierPriority, "priority"}} {
+			p := params("sonnet", 1000, 100)
+			p.ServiceTier = c.asked
+			r, err := client.Chat.Completions.New(context.Background(), p)
+			Expect(err).NotTo(HaveOccurred())
+			Expect(string(r.ServiceTier)).To(Equal(c.want), "asked %q", c.asked)
+			p.StreamOptions.IncludeUsage = openai.Bool(true)
+			st := client.Chat.Completions.NewStreaming(context.Background(), p)
+			n := 0
+			for st.Next() {
+				Expect(string(st.Current().ServiceTier)).To(Equal(c.want), "every chunk, asked %q", c.asked)
+				n++
+			}
+			Expect(st.Err()).NotTo(HaveOccurred())
+			Expect(n).To(BeNumerically(">", 2))
+		}
+	})
+
 	It("cuts an answer at max_tokens with finish_reason length, and at max_output without it", func() {
 		serve()
 		c, err := client.Chat.Completions.New(context.Background(), params("sonnet", 10, 100))

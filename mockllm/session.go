@@ -314,7 +314,9 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	}
 	s.compose(rp, q, m, purpose)
 	pace(rp, m)
-	s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
+	if !r.Fault.Unserved() {
+		s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
+	}
 }
 
 // cached has the answer read and write the model's prompt cache

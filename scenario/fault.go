@@ -33,6 +33,18 @@ const (
 	FaultError = "error"
 )
 
+// Unserved reports whether the fault sends no HTTP answer at all (a
+// reset before any header, a hang, bytes that are not HTTP): the request
+// never reached the model, so it reads and writes no prompt cache. The
+// others answer 200 first: the model took the prompt.
+func (f Fault) Unserved() bool {
+	switch f.Kind {
+	case FaultReset, FaultHang, FaultGarbage:
+		return true
+	}
+	return false
+}
+
 // Fault is a transport or stream fault a rule answers with (docs/scenario-format.md). The
 // faults that stand alone are written as a word:
 //

@@ -29,6 +29,8 @@ func walk(q *wire.Request, s *wire.Scanner) *wire.Error {
 			err = readMessages(q, s)
 		case "tools":
 			err = openai.ReadTools(s, q)
+		case "service_tier":
+			openai.ReadServiceTier(s, q)
 		default:
 			s.Skip()
 		}

@@ -5,6 +5,7 @@ import (
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 )
 
 // finishReason is OpenAI's word for a stop reason.
@@ -20,8 +21,9 @@ func finishReason(stop string) string {
 	return "stop"
 }
 
-// appendCompletion appends a chat.completion object.
-func appendCompletion(b []byte, a *wire.Answer, created int64) []byte {
+// appendCompletion appends a chat.completion object, naming the tier
+// that served it (tier: what the request asked, nil for nothing).
+func appendCompletion(b []byte, a *wire.Answer, created int64, tier []byte) []byte {
 	b = appendHead(b, a, created, "chat.completion")
 	b = append(b, `,"choices":[{"index":0,"message":{"role":"assistant","content":`...)
 	if a.HasText() {
@@ -44,7 +46,8 @@ func appendCompletion(b []byte, a *wire.Answer, created int64) []byte {
 	b = jsonscan.AppendString(b, finishReason(a.Stop))
 	b = append(b, `}],"usage":`...)
 	b = appendUsage(b, a)
-	return append(b, `,"service_tier":"default","system_fingerprint":null}`...)
+	b = openai.AppendServiceTier(append(b, `,"service_tier":`...), tier)
+	return append(b, `,"system_fingerprint":null}`...)
 }
 
 // appendHead appends the fields that open a completion or a chunk.
@@ -57,6 +60,15 @@ func appendHead(b []byte, a *wire.Answer, created int64, object string) []byte {
 	b = strconv.AppendInt(b, created, 10)
 	b = append(b, `,"model":`...)
 	return jsonscan.AppendString(b, a.Model)
+}
+
+// appendChunkHead appends the fields that open a chunk: appendHead's,
+// then the tier that served the request and the fingerprint, as every
+// chunk of OpenAI's carries them.
+func appendChunkHead(b []byte, r *wire.Reply) []byte {
+	b = appendHead(b, &r.Ans, r.Created, "chat.completion.chunk")
+	b = openai.AppendServiceTier(append(b, `,"service_tier":`...), r.Echo.RawOf("service_tier"))
+	return append(b, `,"system_fingerprint":null`...)
 }
 
 func appendToolCall(b []byte, t *wire.ToolCall, args string) []byte {
@@ -92,8 +104,8 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	// chunk appends a chunk whose delta is choice, or choice, s as a JSON
 	// string and tail.
 	chunk := func(choice, s, tail string) {
-		b := appendHead(ev.Begin(""), a, r.Created, "chat.completion.chunk")
-		b = append(b, `,"system_fingerprint":null,"choices":[{"index":0,"delta":`...)
+		b := appendChunkHead(ev.Begin(""), r)
+		b = append(b, `,"choices":[{"index":0,"delta":`...)
 		b = append(b, choice...)
 		if tail != "" {
 			b = jsonscan.AppendString(b, s)
@@ -124,8 +136,8 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 		wire.Chunks(t.Input, func(s string) { chunk(head, s, "}}]}") })
 	}
 
-	b := appendHead(ev.Begin(""), a, r.Created, "chat.completion.chunk")
-	b = append(b, `,"system_fingerprint":null,"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":`...)
+	b := appendChunkHead(ev.Begin(""), r)
+	b = append(b, `,"choices":[{"index":0,"delta":{},"logprobs":null,"finish_reason":`...)
 	b = jsonscan.AppendString(b, finishReason(a.Stop))
 	b = append(b, `}]`...)
 	if r.Usage {
@@ -133,8 +145,8 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	}
 	ev.End(append(b, '}'))
 	if r.Usage {
-		b := appendHead(ev.Begin(""), a, r.Created, "chat.completion.chunk")
-		b = append(b, `,"system_fingerprint":null,"choices":[],"usage":`...)
+		b := appendChunkHead(ev.Begin(""), r)
+		b = append(b, `,"choices":[],"usage":`...)
 		ev.End(append(appendUsage(b, a), '}'))
 	}
 	ev.End(append(ev.Begin(""), "[DONE]"...))

@@ -82,7 +82,7 @@ func (Wire) Body(b []byte, r *wire.Reply) []byte {
 	if r.Err != nil {
 		return openai.AppendError(b, r.Err)
 	}
-	return appendCompletion(b, &r.Ans, r.Created)
+	return appendCompletion(b, &r.Ans, r.Created, r.Echo.RawOf("service_tier"))
 }
 
 // Broken appends a chunk cut short.

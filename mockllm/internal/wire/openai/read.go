@@ -1,6 +1,7 @@
 package openai
 
 import (
+	"bytes"
 	"fmt"
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
@@ -29,6 +30,35 @@ func ReadModel(s *wire.Scanner, q *wire.Request) *wire.Error {
 	raw, _ := s.Str()
 	q.Model, q.HasModel = jsonscan.Unquote(raw), true
 	return nil
+}
+
+// maxTierBytes bounds the service_tier a request's answer names: the
+// API's tiers are short words ("priority"); a longer string is no tier
+// and is not kept.
+const maxTierBytes = 32
+
+// ReadServiceTier reads service_tier: a string is kept, as JSON, for the
+// answer to name (AppendServiceTier); anything else is read past.
+func ReadServiceTier(s *wire.Scanner, q *wire.Request) {
+	if s.Peek() != '"' {
+		s.Skip()
+		return
+	}
+	start := s.Pos()
+	s.SkipString()
+	if v := s.Bytes()[start:s.Pos()]; len(v) <= maxTierBytes && !s.Bad() {
+		q.Echoed = []wire.RawValue{{Key: "service_tier", Value: bytes.Clone(v)}}
+	}
+}
+
+// AppendServiceTier appends the tier that served a request that asked
+// for tier (its JSON string; nil: none asked): the tier asked, or
+// "default" for "auto" or none, as the API answers.
+func AppendServiceTier(b, tier []byte) []byte {
+	if tier == nil || string(tier) == `"auto"` {
+		return append(b, `"default"`...)
+	}
+	return append(b, tier...)
 }
 
 // ReadBool reads a boolean (null is false) named param.

@@ -6,6 +6,7 @@ import (
 
 	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 )
 
 // The OpenAI Responses API wire format (POST <base>v1/responses): the
@@ -69,12 +70,7 @@ func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte 
 	b = echo(b, r, `,"prompt_cache_key":`, "prompt_cache_key", "null")
 	b = echo(b, r, `,"reasoning":`, "reasoning", `{"effort":null,"summary":null}`)
 	b = echo(b, r, `,"safety_identifier":`, "safety_identifier", "null")
-	// The tier that served the request: "auto" is served by the default.
-	if t := r.Echo.RawOf("service_tier"); t != nil && string(t) != `"auto"` {
-		b = append(append(b, `,"service_tier":`...), t...)
-	} else {
-		b = append(b, `,"service_tier":"default"`...)
-	}
+	b = openai.AppendServiceTier(append(b, `,"service_tier":`...), r.Echo.RawOf("service_tier"))
 	b = append(b, `,"store":`...)
 	b = strconv.AppendBool(b, !r.Echo.NoStore)
 	b = echo(b, r, `,"temperature":`, "temperature", "1.0")
