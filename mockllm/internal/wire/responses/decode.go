@@ -171,43 +171,21 @@ func keepEchoed(b []byte, spans *[len(echoed)]span) []wire.RawValue {
 	if n == 0 {
 		return nil
 	}
-	buf := make([]byte, 0, total)
+	// Compacted: a value sent pretty-printed would otherwise break a
+	// stream's data: line. None grows, so the values share buf's array.
+	buf := bytes.NewBuffer(make([]byte, 0, total))
 	out := make([]wire.RawValue, 0, n)
 	for i, sp := range spans {
 		if sp.end == 0 {
 			continue
 		}
-		at := len(buf)
-		buf = appendCompact(buf, b[sp.start:sp.end])
-		out = append(out, wire.RawValue{Key: echoed[i].key, Value: buf[at:len(buf):len(buf)]})
+		at := buf.Len()
+		if json.Compact(buf, b[sp.start:sp.end]) != nil {
+			continue // buf is left as it was: the field is echoed as the API's default
+		}
+		out = append(out, wire.RawValue{Key: echoed[i].key, Value: buf.Bytes()[at:buf.Len():buf.Len()]})
 	}
 	return out
-}
-
-// appendCompact appends v, JSON the scanner has read, without the
-// whitespace between its tokens: a value a client sent pretty-printed
-// would otherwise break a stream's data: line.
-func appendCompact(dst, v []byte) []byte {
-	in, esc := false, false
-	for _, c := range v {
-		switch {
-		case in:
-			switch {
-			case esc:
-				esc = false
-			case c == '\\':
-				esc = true
-			case c == '"':
-				in = false
-			}
-		case c == '"':
-			in = true
-		case c == ' ' || c == '\t' || c == '\n' || c == '\r':
-			continue
-		}
-		dst = append(dst, c)
-	}
-	return dst
 }
 
 // input is what the decoder keeps of the input: the tokens of its system
