@@ -9,11 +9,11 @@ import (
 	"github.com/faultbench/faultbench/internal/gendoc"
 )
 
-// TestReadmeExploreSample runs the README's explore transcript — explore,
+// TestReadmeExploreSample runs docs/explore.md's transcript — explore,
 // the file it wrote, and the run that checks it — and compares it with the
-// README's generated:explore-sample region.
+// page's generated:explore-sample region.
 func TestReadmeExploreSample(t *testing.T) {
-	readme, err := filepath.Abs("../../README.md")
+	readme, err := filepath.Abs("../../docs/explore.md")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,13 +8,13 @@ import (
 	"github.com/faultbench/faultbench/internal/gendoc"
 )
 
-// TestReadmeGoSamples keeps the README's Go samples the code of tests
+// TestReadmeGoSamples keeps the docs' Go samples the code of tests
 // that run: each region is a test file as it is, from its imports on, so
 // that the sample passes as written.
 func TestReadmeGoSamples(t *testing.T) {
-	for _, s := range []struct{ region, file string }{
-		{"proptest-quickstart", "../../proptest/quickstart_test.go"},
-		{"mocktest-sample", "../../mockllm/mocktest/agent_test.go"},
+	for _, s := range []struct{ page, region, file string }{
+		{"../../docs/properties.md", "proptest-quickstart", "../../proptest/quickstart_test.go"},
+		{"../../docs/testing.md", "mocktest-sample", "../../mockllm/mocktest/agent_test.go"},
 	} {
 		src, err := os.ReadFile(s.file)
 		if err != nil {
@@ -24,6 +24,6 @@ func TestReadmeGoSamples(t *testing.T) {
 		if !ok {
 			t.Fatalf("%s: no import block after the package clause", s.file)
 		}
-		gendoc.Check(t, "../../README.md", s.region, "```go\nimport ("+code+"```\n", *update, readmeUpdate)
+		gendoc.Check(t, s.page, s.region, "```go\nimport ("+code+"```\n", *update, readmeUpdate)
 	}
 }

@@ -30,12 +30,12 @@ func TestReadmeSample(t *testing.T) {
 	gendoc.Check(t, "../../README.md", "sample", "```\n"+out+"```\n", *update, readmeUpdate)
 }
 
-// TestReadmeFleetSample runs the command the README's Fleets section shows
-// and compares its output with the README's generated:fleet-sample region.
+// TestReadmeFleetSample runs the command docs/fleets.md shows and compares
+// its output with that page's generated:fleet-sample region.
 func TestReadmeFleetSample(t *testing.T) {
 	code, out, errOut := run(t, "run", "--strategies", "blind,classify,claude-code,classify-fleet", "../../scenarios/thundering-herd.yaml")
 	if code != exitOK {
 		t.Fatalf("exit %d, stderr: %s", code, errOut)
 	}
-	gendoc.Check(t, "../../README.md", "fleet-sample", "```\n"+out+"```\n", *update, readmeUpdate)
+	gendoc.Check(t, "../../docs/fleets.md", "fleet-sample", "```\n"+out+"```\n", *update, readmeUpdate)
 }

@@ -1,6 +1,6 @@
 package clientcheck
 
-// The README's table of the official SDKs against the default suite is
+// docs/sdks.md's table of the official SDKs against the default suite is
 // written by TestDefaultSuite. After a change to the scenarios, rewrite it
 // (and the README's sample, which cmd/faultbench writes) with:
 //
@@ -33,7 +33,7 @@ const (
 	suiteTimeout  = 15 * time.Second
 )
 
-var update = flag.Bool("update", false, "rewrite the README's SDK table from this run")
+var update = flag.Bool("update", false, "rewrite docs/sdks.md's SDK table from this run")
 
 // measured is one scenario × SDK of the default suite.
 type measured struct {
@@ -48,7 +48,7 @@ type measured struct {
 // TestDefaultSuite points both SDKs at `faultbench serve scenarios/`: every
 // scenario's turn but a workload's, once, streamed when the scenario streams. The journal
 // must show every attempt, and each retry or stop must be the SDK's
-// documented policy. The table of what each SDK did must be the README's
+// documented policy. The table of what each SDK did must be docs/sdks.md's
 // generated:sdk-table region (-update rewrites it); with
 // FAULTBENCH_MEASURE_OUT set, it is also written there.
 func TestDefaultSuite(t *testing.T) {
@@ -95,7 +95,7 @@ func TestDefaultSuite(t *testing.T) {
 		}
 	}
 	if !failed {
-		gendoc.Check(t, "../../README.md", "sdk-table", markdown(rows), *update,
+		gendoc.Check(t, "../../docs/sdks.md", "sdk-table", markdown(rows), *update,
 			"go test ./cmd/faultbench/ ./internal/clientcheck/ -run 'Readme|DefaultSuite' -update")
 	}
 	if path := os.Getenv("FAULTBENCH_MEASURE_OUT"); path != "" {

@@ -6,11 +6,12 @@ package docrun
 var skips = []struct{ file, match, why string }{
 	{"README.md", "go test -race ./...", "the whole test suite: .ci/run runs it"},
 	{"README.md", "faultbench validate my-scenario.yaml", "the reader's own scenario file, in prose"},
-	{"README.md", "cmd/faultbench@latest", "installs from the network; the test runs the faultbench built from this checkout"},
-	{"README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
+	{"docs/ci.md", "cmd/faultbench@latest", "installs from the network; the test runs the faultbench built from this checkout"},
+	{"docs/development.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
 	{"docs/README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
 	{"README.md", "grade -- node client.mjs", "a client of yours, which the docs do not ship"},
 	{"README.md", "python agent.py", "a client of yours, which the docs do not ship"},
+	{"README.md", "go test ./scenario/", "the repository's own tests, not a command of the docs' folder; .ci/run runs them all"},
 	{"docs/grade.md", "node client.mjs", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "python agent.py", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "./agent", "a client of yours, which the docs do not ship"},
@@ -43,7 +44,7 @@ var exits = []struct {
 	code        int
 	why         string
 }{
-	{"README.md", "run --check --strategies blind,classify explored/", 1, `the sample prints "faultbench: 4 broken budgets": the explored budgets fail today`},
+	{"docs/explore.md", "run --check --strategies blind,classify explored/", 1, `the sample prints "faultbench: 4 broken budgets": the explored budgets fail today`},
 }
 
 // rewrites are the changes the test makes to a command before it runs it.
