@@ -78,7 +78,7 @@ func (d *docReader) decodeErr(err error, base int64, path string) error {
 	var typ *json.UnmarshalTypeError
 	switch {
 	case errors.Is(err, io.ErrUnexpectedEOF), errors.Is(err, io.EOF):
-		return d.fail(d.dec.InputOffset(), "the text ends early (past %d MiB a report is cut)", 256)
+		return d.fail(d.dec.InputOffset(), "the text ends early")
 	case errors.As(err, &syn):
 		return d.fail(syn.Offset, "invalid JSON")
 	case errors.As(err, &typ):

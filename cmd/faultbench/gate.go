@@ -45,9 +45,9 @@ type gate struct {
 	allowMissing bool
 }
 
-// prepare loads the baseline and reads the tolerance; a problem with
-// either is bad input.
-func (g gateFlags) prepare(ctx context.Context) (gate, error) {
+// prepare loads the baseline, within b, and reads the tolerance; a
+// problem with either is bad input.
+func (g gateFlags) prepare(ctx context.Context, b *readBudget) (gate, error) {
 	out := gate{check: g.check, path: g.baseline, allowMissing: g.allowMissing}
 	tol, err := reports.ParseTolerance(g.maxRegress)
 	if err != nil {
@@ -57,7 +57,7 @@ func (g gateFlags) prepare(ctx context.Context) (gate, error) {
 	if g.baseline == "" {
 		return out, nil
 	}
-	rep, _, err := readReport(ctx, "--baseline ", g.baseline, g.allowIncomplete)
+	rep, _, err := readReport(ctx, b, "--baseline ", g.baseline, g.allowIncomplete)
 	if err != nil {
 		return gate{}, err
 	}

@@ -56,7 +56,8 @@ func runMerge(ctx context.Context, stdout, stderr io.Writer, f mergeFlags, files
 	if f.gate.check && len(f.scenarios) == 0 {
 		return bad(fmt.Errorf("--check needs --scenarios: the budgets are in the scenario files"))
 	}
-	g, err := f.gate.prepare(ctx)
+	budget := newReadBudget()
+	g, err := f.gate.prepare(ctx, budget)
 	if err != nil {
 		return err
 	}
@@ -72,7 +73,7 @@ func runMerge(ctx context.Context, stdout, stderr io.Writer, f mergeFlags, files
 	parts := make([]reports.Part, 0, len(files))
 	var stopped []string
 	for _, name := range files {
-		rep, shard, err := readReport(ctx, "", name, f.gate.allowIncomplete)
+		rep, shard, err := readReport(ctx, budget, "", name, f.gate.allowIncomplete)
 		if err != nil {
 			return err
 		}

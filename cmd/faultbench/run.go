@@ -143,7 +143,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 		}
 		shard = s
 	}
-	g, err := f.gate.prepare(ctx)
+	g, err := f.gate.prepare(ctx, newReadBudget())
 	if err != nil {
 		return err
 	}

@@ -199,9 +199,10 @@ func mkdirFor(flag, path string) error {
 // readReport reads a JSON report that flag names (--baseline, a merge
 // part). An incomplete report — a stopped run's — is refused unless
 // allowIncomplete: its figures are those of the runs that finished only.
-// A report refused for what it holds is named as FILE:LINE:COLUMN.
-func readReport(ctx context.Context, flag, name string, allowIncomplete bool) (ledger.Report, *reports.Shard, error) {
-	f, err := openReport(name)
+// A report refused for what it holds is named as FILE:LINE:COLUMN; b is
+// what the command may still read (maxReportBytes over all its reports).
+func readReport(ctx context.Context, b *readBudget, flag, name string, allowIncomplete bool) (ledger.Report, *reports.Shard, error) {
+	f, err := openReport(name, b)
 	if err != nil {
 		return ledger.Report{}, nil, bad(fmt.Errorf("%s%s: %w", flag, name, err))
 	}

@@ -10,6 +10,7 @@ import (
 	"sync"
 	"syscall"
 	"testing"
+	"time"
 )
 
 // Every command stops when told: a command started under a context a
@@ -78,8 +79,17 @@ func TestMainGivesUpOnACommandThatDoesNotStop(t *testing.T) {
 		})
 	}
 	var stderr lockedBuffer
-	code := Main([]string{"run", "--parallel", "1", "--format", "json", "--strategies", "blind",
-		"../../scenarios/truncated-answer.yaml", "../../scenarios/thundering-herd.yaml"}, io.Discard, &stderr)
+	done := make(chan int, 1)
+	go func() {
+		done <- Main([]string{"run", "--parallel", "1", "--format", "json", "--strategies", "blind",
+			"../../scenarios/truncated-answer.yaml", "../../scenarios/thundering-herd.yaml"}, io.Discard, &stderr)
+	}()
+	var code int
+	select { // a bound, not a timing: stopGrace is 0.7 s
+	case code = <-done:
+	case <-time.After(time.Minute):
+		t.Fatal("Main did not give up on the command")
+	}
 	close(block)
 	if code != exitInterrupted || !strings.Contains(stderr.String(), "interrupted: the command did not stop") {
 		t.Fatalf("exit %d: %s", code, stderr.String())
