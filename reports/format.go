@@ -32,15 +32,15 @@ var writers = []struct {
 	name  string
 	write func(io.Writer, ledger.Report, Options) error
 }{
-	{FormatTable, Table},
-	{FormatMarkdown, Markdown},
+	{FormatTable, bannered(FormatTable, Table)},
+	{FormatMarkdown, bannered(FormatMarkdown, Markdown)},
 	{FormatJSON, func(w io.Writer, rep ledger.Report, opts Options) error {
 		if opts.Shard != nil {
 			return ShardJSON(w, rep, *opts.Shard)
 		}
 		return JSON(w, rep)
 	}},
-	{FormatCSV, CSV},
+	{FormatCSV, bannered(FormatCSV, CSV)},
 	{FormatJUnit, JUnit},
 	{FormatHTML, HTML},
 	{FormatBaseline, Baseline},

@@ -43,6 +43,9 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 	b.WriteString("<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n")
 	fmt.Fprintf(&b, "<title>%s</title>\n<style>\n%s</style>\n</head>\n<body>\n", esc(title), pageCSS)
 	b.WriteString(svgDefs)
+	if rep.Stopped != nil {
+		fmt.Fprintf(&b, "<p class=\"incomplete\" role=\"alert\"><strong>%s</strong></p>\n", esc(incompleteLine(rep.Stopped)))
+	}
 	fmt.Fprintf(&b, "<header>\n<h1>%s</h1>\n", esc(title))
 	b.WriteString("<p class=\"note\">Times are virtual: what each strategy would have waited, not how long the run took. " +
 		"Submitted tokens are what the server counted as sent, not what is billed.</p>\n</header>\n")

@@ -5,8 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
-	"reflect"
-	"strings"
 
 	"github.com/faultbench/faultbench/ledger"
 )
@@ -68,79 +66,6 @@ func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
 	}
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("reports: writing JSON: %w", err)
-	}
-	return nil
-}
-
-// ReadJSON reads a report [JSON] or [ShardJSON] wrote: the report, and its
-// shard when it holds one, and whether it is incomplete (Stopped). Anything
-// else — not JSON, trailing data, an object without "seed" or "results", a
-// negative duration — is an error.
-func ReadJSON(r io.Reader) (ledger.Report, *Shard, error) {
-	data, err := io.ReadAll(r)
-	if err != nil {
-		return ledger.Report{}, nil, fmt.Errorf("reports: reading JSON: %w", err)
-	}
-	var doc struct {
-		Seed     *uint64          `json:"seed"`
-		Complete *bool            `json:"complete"`
-		Stopped  *ledger.Stop     `json:"stopped"`
-		Shard    *Shard           `json:"shard"`
-		Results  *[]ledger.Result `json:"results"`
-	}
-	if err := json.Unmarshal(data, &doc); err != nil {
-		return ledger.Report{}, nil, fmt.Errorf("reports: not a faultbench JSON report: %w", err)
-	}
-	if doc.Seed == nil || doc.Results == nil {
-		return ledger.Report{}, nil, fmt.Errorf("reports: not a faultbench JSON report: want an object with \"seed\" and \"results\"")
-	}
-	for i := range *doc.Results {
-		if err := checkDurations(reflect.ValueOf((*doc.Results)[i]), fmt.Sprintf("results[%d]", i)); err != nil {
-			return ledger.Report{}, nil, err
-		}
-	}
-	rep := ledger.Report{Seed: *doc.Seed, Results: *doc.Results, Stopped: doc.Stopped}
-	if doc.Complete != nil && !*doc.Complete && rep.Stopped == nil {
-		rep.Stopped = &ledger.Stop{Cause: "unknown"}
-	}
-	if rep.Stopped != nil && rep.Stopped.Cause == "" {
-		rep.Stopped.Cause = "unknown"
-	}
-	return rep, doc.Shard, nil
-}
-
-// checkDurations refuses a negative duration anywhere in a report read
-// back: every field whose JSON key ends in _ms is virtual time that a
-// ledger never holds below zero, and a forged one is named, not rendered.
-func checkDurations(v reflect.Value, path string) error {
-	switch v.Kind() {
-	case reflect.Pointer:
-		if v.IsNil() {
-			return nil
-		}
-		return checkDurations(v.Elem(), path)
-	case reflect.Slice:
-		for i := range v.Len() {
-			if err := checkDurations(v.Index(i), fmt.Sprintf("%s[%d]", path, i)); err != nil {
-				return err
-			}
-		}
-	case reflect.Struct:
-		t := v.Type()
-		for i := range t.NumField() {
-			f := t.Field(i)
-			key, _, _ := strings.Cut(f.Tag.Get("json"), ",")
-			if !f.IsExported() || key == "-" {
-				continue
-			}
-			fv := v.Field(i)
-			if strings.HasSuffix(key, "_ms") && fv.CanInt() && fv.Int() < 0 {
-				return fmt.Errorf("reports: %s.%s: %d is negative; a report's durations never are", path, key, fv.Int())
-			}
-			if err := checkDurations(fv, path+"."+key); err != nil {
-				return err
-			}
-		}
 	}
 	return nil
 }

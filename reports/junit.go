@@ -5,6 +5,7 @@ import (
 	"encoding/xml"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -16,10 +17,13 @@ import (
 // comparison, then the budget status) in comments after the XML
 // declaration, then one <testsuite> per
 // scenario and in it one <testcase> per strategy (classname the scenario,
-// name the strategy), with a <failure type="budget"> for each broken budget
-// and a <failure type="regression"> for each regression against a
-// baseline; the message says what broke ("attempts is 6, expected <= 4"),
-// the body gives the run's figures. Every test case carries its figures and
+// name the strategy), with one <failure> when a budget broke or a cost
+// regressed against a baseline (most viewers show only the first
+// failure of a case): its type "budget", "regression" or both, its message
+// the first thing that broke ("attempts is 6, expected <= 4") and how many
+// more, its body every one of them a line and then the run's figures. A
+// stopped run's report (Stopped) opens with a suite holding one test case
+// in <error type="incomplete">, so that a CI system shows it red. Every test case carries its figures and
 // its attempts, one a line, in <system-out>. A failures count is the number
 // of test cases with at least one failure. No times: a run is on a virtual
 // clock, and the report does not depend on the machine.
@@ -45,17 +49,21 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 			figures := resultFigures(r)
 			tc := junitCase{Classname: xmlText(sc), Name: xmlText(st), Properties: caseProperties(r),
 				SystemOut: cdata{xmlText(figures + "\n" + attemptLines(r))}}
+			var fails []junitFailure
 			for _, v := range broken[key{sc, st}] {
-				tc.Failures = append(tc.Failures, junitFailure{Type: "budget", Message: xmlText(v.String()),
-					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, v, figures))})
+				fails = append(fails, junitFailure{Type: "budget", Message: xmlText(v.String()),
+					Text: xmlText(fmt.Sprintf("%s on %s: %s", st, sc, v))})
 			}
 			for _, ch := range moved[key{sc, st}] {
 				if ch.Verdict != Regressed {
 					continue
 				}
 				msg := changeSentence(ch, opts.Baseline.Tolerance)
-				tc.Failures = append(tc.Failures, junitFailure{Type: "regression", Message: xmlText(msg),
-					Text: xmlText(fmt.Sprintf("%s on %s: %s\n%s", st, sc, msg, figures))})
+				fails = append(fails, junitFailure{Type: "regression", Message: xmlText(msg),
+					Text: xmlText(fmt.Sprintf("%s on %s: %s", st, sc, msg))})
+			}
+			if f := oneFailure(fails, figures); f != nil {
+				tc.Failures = []junitFailure{*f}
 			}
 			suite.Tests++
 			if len(tc.Failures) > 0 {
@@ -66,6 +74,15 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 		doc.Tests += suite.Tests
 		doc.Failures += suite.Failures
 		doc.Suites = append(doc.Suites, suite)
+	}
+
+	if rep.Stopped != nil { // an error a CI system shows red, never an empty green suite
+		line := xmlText(incompleteLine(rep.Stopped))
+		doc.Suites = append([]junitSuite{{Name: "faultbench: incomplete report", Tests: 1, Errors: 1,
+			Cases: []junitCase{{Classname: "faultbench", Name: "the report is complete",
+				Error: &junitFailure{Type: "incomplete", Message: line, Text: line}}}}}, doc.Suites...)
+		doc.Tests++
+		doc.Errors++
 	}
 
 	var buf bytes.Buffer
@@ -85,6 +102,30 @@ func JUnit(w io.Writer, rep ledger.Report, opts Options) error {
 		return fmt.Errorf("reports: writing JUnit XML: %w", err)
 	}
 	return nil
+}
+
+// oneFailure is a test case's failures as one <failure> element, as most
+// viewers show only the first: the first's type (or "budget,regression"
+// when both kinds broke) and message with how many more there are, and
+// every failure a line in its text, the figures after them. nil for none.
+func oneFailure(fails []junitFailure, figures string) *junitFailure {
+	if len(fails) == 0 {
+		return nil
+	}
+	out := fails[0]
+	var types, lines []string
+	for _, f := range fails {
+		if !slices.Contains(types, f.Type) {
+			types = append(types, f.Type)
+		}
+		lines = append(lines, f.Text)
+	}
+	out.Type = strings.Join(types, ",")
+	if n := len(fails) - 1; n > 0 {
+		out.Message += fmt.Sprintf(" (and %d more)", n)
+	}
+	out.Text = strings.Join(lines, "\n") + "\n" + xmlText(figures)
+	return &out
 }
 
 type junitSuites struct {
@@ -116,6 +157,7 @@ type junitCase struct {
 	Classname  string           `xml:"classname,attr"`
 	Properties *junitProperties `xml:"properties"` // nil: none, and no element
 	Failures   []junitFailure   `xml:"failure"`
+	Error      *junitFailure    `xml:"error"` // nil: none, and no element
 	SystemOut  cdata            `xml:"system-out"`
 }
 

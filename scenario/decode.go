@@ -271,6 +271,10 @@ func (d *decoder) decodeString(n ast.Node, v reflect.Value, path string) {
 
 var numeric = regexp.MustCompile(`^[-+]?[0-9][0-9_]*$`)
 
+// floatText is a number as YAML 1.2's core schema writes it, the forms
+// the YAML parser leaves as a string among them (1e308).
+var floatText = regexp.MustCompile(`^[-+]?(\.[0-9]+|[0-9]+(\.[0-9]*)?)([eE][-+]?[0-9]+)?$`)
+
 func (d *decoder) decodeInt(n ast.Node, v reflect.Value, path string) {
 	switch x := n.(type) {
 	case *ast.IntegerNode:
@@ -314,6 +318,18 @@ func (d *decoder) decodeFloat(n ast.Node, v reflect.Value, path string) {
 			v.SetFloat(float64(i))
 		case uint64:
 			v.SetFloat(float64(i))
+		}
+	case *ast.StringNode:
+		// The YAML parser reads 1e308 (an exponent without a dot) as a
+		// string; YAML 1.2's core schema and the user read a number.
+		f, err := strconv.ParseFloat(x.Value, 64)
+		switch {
+		case quoted(x) || !floatText.MatchString(x.Value):
+			d.typeError(n, path, "want a number, got %s", describe(n))
+		case err != nil:
+			d.typeError(n, path, "number %s is too large", clip(x.Value))
+		default:
+			v.SetFloat(f)
 		}
 	default:
 		d.typeError(n, path, "want a number, got %s", describe(n))

@@ -93,6 +93,9 @@ func ParsePrices(file string, data []byte) (*PriceFile, error) {
 		if errors.As(err, &e) && strings.HasPrefix(e.Msg, "no scenario in file") {
 			e.Msg = "no prices in file: it is empty; want a mapping such as  sonnet: {input: 3, output: 15}"
 		}
+		if errors.As(err, &e) && strings.HasPrefix(e.Msg, "a scenario file holds one YAML document") {
+			e.Msg = strings.Replace(e.Msg, "a scenario file", "a prices file", 1)
+		}
 		return nil, err
 	}
 	d.collectAnchors(root)

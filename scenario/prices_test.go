@@ -136,3 +136,24 @@ func FuzzParsePrices(f *testing.F) {
 		}
 	})
 }
+
+// A price written with an exponent and no dot (1e308) is a number, as
+// YAML 1.2 reads it, and is refused for its size, not its type; 1e3 is a
+// price; a second YAML document is said to be in a prices file.
+func TestPricesReadExponentsAsNumbersAndNameTheirFile(t *testing.T) {
+	if _, err := scenario.ParsePrices("p.yaml", []byte("sonnet: {input: 1e308, output: 1}\n")); err == nil ||
+		strings.Contains(err.Error(), "want a number") || !strings.Contains(err.Error(), "input") {
+		t.Errorf("1e308: %v", err)
+	}
+	f, err := scenario.ParsePrices("p.yaml", []byte("sonnet: {input: 1e3, output: 2E-1}\n"))
+	if err != nil || f.Prices["sonnet"].Input != 1000 || f.Prices["sonnet"].Output != 0.2 {
+		t.Errorf("1e3, 2E-1: %v %+v", err, f)
+	}
+	if _, err := scenario.ParsePrices("p.yaml", []byte("sonnet: {input: \"1e3\", output: 1}\n")); err == nil || !strings.Contains(err.Error(), "want a number") {
+		t.Errorf("a quoted number: %v", err)
+	}
+	_, err = scenario.ParsePrices("p.yaml", []byte("sonnet: {input: 1, output: 1}\n---\nhaiku: {input: 1, output: 1}\n"))
+	if err == nil || !strings.Contains(err.Error(), "a prices file holds one YAML document") || strings.Contains(err.Error(), "scenario") {
+		t.Errorf("two documents: %v", err)
+	}
+}

@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"errors"
 	"fmt"
 	"io"
@@ -23,12 +24,14 @@ type gateFlags struct {
 	baseline        string
 	maxRegress      string
 	allowIncomplete bool
+	allowMissing    bool
 }
 
 func (g *gateFlags) register(fl *pflag.FlagSet) {
 	fl.BoolVar(&g.check, "check", false, "exit 1 when a scenario's expect budget is broken, listing each with its figure")
 	fl.StringVar(&g.baseline, "baseline", "", "compare with a saved JSON report and exit 1 on a regression")
 	fl.StringVar(&g.maxRegress, "max-regress", "0%", "how much a cost may grow over --baseline before it is a regression")
+	fl.BoolVar(&g.allowMissing, "allow-missing", false, "with --baseline: pass although results of the baseline are not in this run (a scenario or strategy removed)")
 	fl.BoolVar(&g.allowIncomplete, "allow-incomplete", false, "take a report a stopped run wrote (\"complete\": false) as --baseline or merge part")
 }
 
@@ -38,12 +41,14 @@ type gate struct {
 	path      string         // of the baseline
 	baseline  *ledger.Report // nil without --baseline
 	tolerance float64
+	// allowMissing passes a run that lacks some of the baseline's results.
+	allowMissing bool
 }
 
-// prepare loads the baseline and reads the tolerance; a problem with
-// either is bad input.
-func (g gateFlags) prepare() (gate, error) {
-	out := gate{check: g.check, path: g.baseline}
+// prepare loads the baseline, within b, and reads the tolerance; a
+// problem with either is bad input.
+func (g gateFlags) prepare(ctx context.Context, b *readBudget) (gate, error) {
+	out := gate{check: g.check, path: g.baseline, allowMissing: g.allowMissing}
 	tol, err := reports.ParseTolerance(g.maxRegress)
 	if err != nil {
 		return gate{}, bad(fmt.Errorf("--max-regress: %w", err))
@@ -52,7 +57,7 @@ func (g gateFlags) prepare() (gate, error) {
 	if g.baseline == "" {
 		return out, nil
 	}
-	rep, _, err := readReport("--baseline ", g.baseline, g.allowIncomplete)
+	rep, _, err := readReport(ctx, b, "--baseline ", g.baseline, g.allowIncomplete)
 	if err != nil {
 		return gate{}, err
 	}
@@ -172,9 +177,18 @@ func expectations(scs []*scenario.Scenario, rep ledger.Report) []reports.Expecta
 // publish compares rep with the baseline, renders and writes it, and then
 // gives the verdict: with --check, each broken budget on stderr; with
 // --baseline, the rows that moved — unless the report itself is a table on
-// stdout, which already shows both. It returns an error (exit 1) for
-// broken budgets under --check and for regressions.
-func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report, opts reports.Options) error {
+// stdout, which already shows both, or goes to --out, which holds them
+// (a CI log then shows the verdict's one line, not the report again). It
+// returns an error (exit 1) for broken budgets under --check, for
+// regressions, and for baseline results missing from the run unless
+// --allow-missing (or the run is one shard, whose merge is gated). A signal that stops
+// ctx before the report is written marks it incomplete (all its runs
+// finished, but the command was told to stop) and is the error returned;
+// one that comes while it is written leaves no report at all.
+func publish(ctx context.Context, stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report, opts reports.Options) error {
+	if cause := signalled(ctx); cause != nil && rep.Stopped == nil {
+		rep.Stopped = stopOf(cause, len(rep.Results), len(rep.Results))
+	}
 	var cmp reports.Comparison
 	if g.baseline != nil {
 		cmp = reports.Compare(*g.baseline, rep, g.tolerance)
@@ -185,11 +199,20 @@ func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report,
 	if err := reports.Write(&buf, o.format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
-	if err := emit(stdout, o.out, buf.Bytes()); err != nil {
+	write := emitUnless
+	if rep.Stopped != nil { // marked: written whatever comes
+		write = func(_ context.Context, stdout io.Writer, path string, data []byte) error {
+			return emit(stdout, path, data)
+		}
+	}
+	if err := write(ctx, stdout, o.out, buf.Bytes()); err != nil {
 		return err
 	}
+	if cause := signalled(ctx); cause != nil {
+		return cause
+	}
 
-	shown := o.format == reports.FormatTable && o.out == ""
+	shown := o.format == reports.FormatTable || o.out != ""
 	var failed []string
 	if g.check && len(opts.Violations) > 0 {
 		if !shown {
@@ -207,6 +230,10 @@ func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report,
 		}
 		if n := len(cmp.Regressions()); n > 0 {
 			failed = append(failed, fmt.Sprintf("%d %s against baseline %s", n, plural(n, "regression", "regressions"), g.path))
+		}
+		if n := len(cmp.Missing); n > 0 && !g.allowMissing && opts.Shard == nil {
+			failed = append(failed, fmt.Sprintf("%d %s of baseline %s not in this run (first: %s); --allow-missing passes it",
+				n, plural(n, "result", "results"), g.path, cmp.Missing[0]))
 		}
 	}
 	if len(failed) > 0 {

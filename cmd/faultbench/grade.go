@@ -30,6 +30,7 @@ type gradeFlags struct {
 	timeout    time.Duration
 	parallel   int
 	bounds     grade.Bounds
+	profile    profileFlags
 }
 
 func newGradeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -62,7 +63,7 @@ its budgets in an expect block). --check exits 1 when a check fails or a budget 
 			if f.writePack != "" {
 				return writePack(stdout, f.writePack)
 			}
-			return runGrade(cmd.Context(), stdout, stderr, f, args)
+			return profiled(f.profile, func() error { return runGrade(cmd.Context(), stdout, stderr, f, args) })
 		},
 	}
 	fl := cmd.Flags()
@@ -77,6 +78,7 @@ its budgets in an expect block). --check exits 1 when a check fails or a budget 
 	fl.IntVar(&f.parallel, "parallel", grade.DefaultParallel, "scenarios run at once")
 	fl.IntVar(&f.bounds.Attempts, "bound-attempts", grade.DefaultAttempts, "most attempts a client may make under a fault that never passes")
 	fl.DurationVar(&f.bounds.Time, "bound-time", grade.DefaultTime, "most time a client may keep trying under such a fault, or sit on a hung request")
+	f.profile.register(fl)
 	return cmd
 }
 
@@ -116,6 +118,12 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 		return bad(err)
 	}
 	if err := checkBudgetNames(stderr, scs, false, strategies); err != nil {
+		return err
+	}
+	if err := gradeable(scs); err != nil {
+		return err
+	}
+	if err := checkOut("--out", f.out); err != nil {
 		return err
 	}
 
@@ -219,6 +227,19 @@ func writeGrade(w *bytes.Buffer, format string, cardOnly bool, card grade.Card, 
 	}
 	if err := reports.Write(w, format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)
+	}
+	return nil
+}
+
+// gradeable refuses a pack with a mock-only scenario (no turn section):
+// grade runs each scenario's turn through the strategies beside the
+// client, so such a file is the user's input at fault (exit 2), not a
+// failure of faultbench.
+func gradeable(scs []*scenario.Scenario) error {
+	for _, sc := range scs {
+		if sc.MockOnly() {
+			return bad(fmt.Errorf("--pack: %s: mock-only (no turn section): grade needs a turn to run the strategies through; serve it with faultbench serve", sc.Path))
+		}
 	}
 	return nil
 }

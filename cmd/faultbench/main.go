@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"runtime/debug"
+	"time"
 
 	"github.com/spf13/cobra"
 )
@@ -49,13 +50,36 @@ type verdict struct{ err error }
 func (v verdict) Error() string { return v.err.Error() }
 func (v verdict) Unwrap() error { return v.err }
 
+// stopGrace is how long a command has, after SIGINT or SIGTERM, to
+// stop on its own (run writes the report of the runs that finished)
+// before Main gives up on it and exits with the signal's code: whatever
+// the command is doing, the process ends within a second of the signal.
+const stopGrace = 700 * time.Millisecond
+
 // Main runs the command line with args and returns the exit code. Ctrl-C
 // (SIGINT) and SIGTERM cancel the runs in flight; what finished is still
-// reported.
+// reported, marked incomplete. A command that has not returned stopGrace
+// after the signal is left behind: Main returns 130 or 143 and the
+// process ends, its --out removed at the command's start and never
+// written (docs/security.md).
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
 	defer onStopSignal(ctx, cancel)()
-	return mainContext(ctx, args, stdout, stderr)
+	done := make(chan int, 1)
+	go func() { done <- mainContext(ctx, args, stdout, stderr) }()
+	select {
+	case code := <-done:
+		return code
+	case <-ctx.Done():
+	}
+	select {
+	case code := <-done:
+		return code
+	case <-time.After(stopGrace):
+		cause := context.Cause(ctx)
+		fmt.Fprintf(stderr, "faultbench: %v: the command did not stop within %s; exiting without its report\n", cause, stopGrace)
+		return exitCode(cause, true)
+	}
 }
 
 // mainContext is Main under ctx: a test cancels ctx with errInterrupted
@@ -76,9 +100,17 @@ func execute(ctx context.Context, root *cobra.Command, args []string, stderr io.
 	// Everything cobra rejects before a command starts (an unknown command,
 	// a wrong number of arguments) is bad input.
 	started := false
-	root.PersistentPreRun = func(*cobra.Command, []string) { started = true }
+	root.PersistentPreRunE = func(cmd *cobra.Command, args []string) error {
+		started = true
+		return clearStaleOut(cmd, args)
+	}
 	root.SetArgs(args)
 	err := root.ExecuteContext(ctx)
+	if err == nil && started {
+		// A command that finished its work after a signal still exits
+		// 130 or 143: the user asked it to stop (serve stops this way).
+		err = signalled(ctx)
+	}
 	if err == nil {
 		return exitOK
 	}

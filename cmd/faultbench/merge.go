@@ -1,6 +1,7 @@
 package main
 
 import (
+	"context"
 	"fmt"
 	"io"
 	"strings"
@@ -36,7 +37,7 @@ merge says so on standard error.
 ` + viewHelp(),
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runMerge(stdout, cmd.ErrOrStderr(), f, args)
+			return runMerge(cmd.Context(), stdout, cmd.ErrOrStderr(), f, args)
 		},
 	}
 	fl := cmd.Flags()
@@ -48,14 +49,15 @@ merge says so on standard error.
 	return cmd
 }
 
-func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
+func runMerge(ctx context.Context, stdout, stderr io.Writer, f mergeFlags, files []string) error {
 	if err := f.output.validate(); err != nil {
 		return err
 	}
 	if f.gate.check && len(f.scenarios) == 0 {
 		return bad(fmt.Errorf("--check needs --scenarios: the budgets are in the scenario files"))
 	}
-	g, err := f.gate.prepare()
+	budget := newReadBudget()
+	g, err := f.gate.prepare(ctx, budget)
 	if err != nil {
 		return err
 	}
@@ -71,7 +73,7 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 	parts := make([]reports.Part, 0, len(files))
 	var stopped []string
 	for _, name := range files {
-		rep, shard, err := readReport("", name, f.gate.allowIncomplete)
+		rep, shard, err := readReport(ctx, budget, "", name, f.gate.allowIncomplete)
 		if err != nil {
 			return err
 		}
@@ -121,5 +123,5 @@ func runMerge(stdout, stderr io.Writer, f mergeFlags, files []string) error {
 	} else {
 		fmt.Fprintln(stderr, "faultbench merge: no --scenarios given: descriptions, budgets and expected outcomes were not checked")
 	}
-	return publish(stdout, stderr, f.output, g, rep, opts)
+	return publish(ctx, stdout, stderr, f.output, g, rep, opts)
 }

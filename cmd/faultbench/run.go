@@ -38,6 +38,7 @@ type runFlags struct {
 	prices     string
 	output     outputFlags
 	gate       gateFlags
+	profile    profileFlags
 }
 
 func newRunCmd(stdout io.Writer) *cobra.Command {
@@ -57,7 +58,7 @@ names, over the scenarios' own prices (docs/cost.md): a YAML mapping such as
 
 ` + viewHelp(),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runRun(cmd.Context(), stdout, cmd.ErrOrStderr(), f, args)
+			return profiled(f.profile, func() error { return runRun(cmd.Context(), stdout, cmd.ErrOrStderr(), f, args) })
 		},
 	}
 	fl := cmd.Flags()
@@ -72,6 +73,7 @@ names, over the scenarios' own prices (docs/cost.md): a YAML mapping such as
 	fl.StringVar(&f.prices, "prices", "", "YAML file of per-model prices (input, output, cache_write_5m, cache_write_1h, cache_read per million tokens) over the scenarios' own")
 	fl.DurationVar(&f.timeout, "timeout", defaultRunTimeout, "wall-clock time the whole run may take; past it the run stops and reports what finished (0: none)")
 	f.gate.register(fl)
+	f.profile.register(fl)
 	return cmd
 }
 
@@ -141,7 +143,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 		}
 		shard = s
 	}
-	g, err := f.gate.prepare()
+	g, err := f.gate.prepare(ctx, newReadBudget())
 	if err != nil {
 		return err
 	}
@@ -218,7 +220,7 @@ func runRun(ctx context.Context, stdout, stderr io.Writer, f runFlags, args []st
 		first, _ := shard.Bounds(jobs)
 		ropts.Shard = &reports.Shard{Index: shard.Index, Count: shard.Count, First: first, Jobs: jobs}
 	}
-	verdict := publish(stdout, stderr, f.output, g, rep, ropts)
+	verdict := publish(ctx, stdout, stderr, f.output, g, rep, ropts)
 	if runErr != nil {
 		return fmt.Errorf("run: %w", runErr)
 	}

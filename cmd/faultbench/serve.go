@@ -27,6 +27,7 @@ type serveFlags struct {
 	addr    string
 	aliases []string // --model-alias FROM=TO, repeatable
 	limits  mockllm.Limits
+	profile profileFlags
 }
 
 func newServeCmd(stdout, stderr io.Writer) *cobra.Command {
@@ -49,7 +50,7 @@ TO in every scenario that serves TO, so a client keeps its real model name
 (--model-alias any=primary). A scenario's own aliases: block comes first. The
 journal shows the name the client sent.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runServe(cmd.Context(), stdout, stderr, f, args, nil)
+			return profiled(f.profile, func() error { return runServe(cmd.Context(), stdout, stderr, f, args, nil) })
 		},
 	}
 	cmd.Flags().StringVar(&f.addr, "addr", defaultServeAddr, "host:port to listen on (port 0: any free port)")
@@ -60,6 +61,7 @@ journal shows the name the client sent.`,
 	cmd.Flags().DurationVar(&f.limits.IdleTimeout, "idle-timeout", d.IdleTimeout, "how long a keep-alive connection may wait for its next request (0: none)")
 	cmd.Flags().DurationVar(&f.limits.WriteStall, "write-stall-timeout", d.WriteStall, "how long one write of an answer may block on a client that does not read before it is hung up on (0: none)")
 	cmd.Flags().IntVar(&f.limits.MaxConns, "max-conns", d.MaxConns, "most connections served at once; more wait to be accepted (0: no limit)")
+	f.profile.register(cmd.Flags())
 	return cmd
 }
 

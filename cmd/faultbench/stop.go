@@ -8,10 +8,14 @@ import (
 	"os"
 	"os/signal"
 	"path/filepath"
+	"slices"
 	"syscall"
 	"time"
 
+	"github.com/spf13/cobra"
+
 	"github.com/faultbench/faultbench/internal/atomicfile"
+	"github.com/faultbench/faultbench/internal/stopsignal"
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/reports"
 )
@@ -23,32 +27,43 @@ var (
 	errTimedOut    = errors.New("--timeout reached")
 )
 
-// stopSignals are the signals that stop a command the way Ctrl-C does.
-var stopSignals = []os.Signal{os.Interrupt, syscall.SIGTERM}
-
 // onStopSignal cancels ctx's cancel with errInterrupted on SIGINT and
-// errTerminated on SIGTERM, until the returned func is called.
+// errTerminated on SIGTERM, until the returned func is called. A signal
+// that came during start-up, before main, waits in stopsignal.C and
+// cancels ctx at once.
 func onStopSignal(ctx context.Context, cancel context.CancelCauseFunc) (stop func()) {
-	sig := make(chan os.Signal, 1)
-	signal.Notify(sig, stopSignals...)
+	signal.Notify(stopsignal.C, stopsignal.Signals...) // again: a stop func of an earlier call stopped it
 	done := make(chan struct{})
 	go func() {
 		defer close(done)
 		select {
-		case s := <-sig:
-			if s == syscall.SIGTERM {
-				cancel(errTerminated)
-			} else {
-				cancel(errInterrupted)
-			}
+		case s := <-stopsignal.C:
+			cancel(signalCause(s))
 		case <-ctx.Done():
 		}
 	}()
 	return func() {
-		signal.Stop(sig)
+		signal.Stop(stopsignal.C)
 		cancel(nil)
 		<-done
 	}
+}
+
+// signalCause is the cause of a stop by s.
+func signalCause(s os.Signal) error {
+	if s == syscall.SIGTERM {
+		return errTerminated
+	}
+	return errInterrupted
+}
+
+// signalled is what stopped ctx when a signal did (errInterrupted or
+// errTerminated), nil otherwise (--timeout, or not stopped).
+func signalled(ctx context.Context) error {
+	if cause := context.Cause(ctx); errors.Is(cause, errInterrupted) || errors.Is(cause, errTerminated) {
+		return cause
+	}
+	return nil
 }
 
 // withTimeout bounds ctx by a --timeout (0: none), its cause errTimedOut.
@@ -102,19 +117,69 @@ func checkOut(flag, path string) error {
 	return nil
 }
 
+// reportCommands are the commands whose --out is a report file.
+var reportCommands = []string{"run", "merge", "grade"}
+
+// clearStaleOut removes the file at a report command's --out as the
+// command starts, before anything can stop it: a command stopped before
+// it writes its own report then leaves none, never an earlier run's that
+// would pass for its own. A file the command also reads (merge --out
+// r.json r.json, --baseline) is kept; the report replaces it whole at the
+// end. A folder at --out is refused.
+func clearStaleOut(cmd *cobra.Command, args []string) error {
+	fl := cmd.Flags().Lookup("out")
+	if fl == nil || fl.Value.String() == "" || !slices.Contains(reportCommands, cmd.Name()) {
+		return nil
+	}
+	path := fl.Value.String()
+	out, err := os.Lstat(path)
+	if err != nil {
+		return nil // nothing there; or the write will say why not
+	}
+	inputs := args
+	if b := cmd.Flags().Lookup("baseline"); b != nil && b.Value.String() != "" {
+		inputs = append(slices.Clone(args), b.Value.String())
+	}
+	for _, in := range inputs {
+		if fi, err := os.Stat(in); err == nil && os.SameFile(out, fi) {
+			return nil
+		}
+	}
+	if err := atomicfile.RemoveStale(path); err != nil {
+		return bad(fmt.Errorf("--out: %w", err))
+	}
+	return nil
+}
+
 // emit writes the report to path, or to stdout when path is empty. The
 // file is written whole or not at all (a temporary file renamed over
 // path), never through a symlink at path. A path that cannot be written
 // is bad input (exit 2), named in the error.
 func emit(stdout io.Writer, path string, data []byte) error {
+	return emitUnless(context.Background(), stdout, path, data)
+}
+
+// emitUnless is emit for a complete report: when a signal stops ctx
+// before the report is in place, it writes nothing and returns the
+// signal's cause, so that an interrupted command never leaves a report
+// that looks whole.
+func emitUnless(ctx context.Context, stdout io.Writer, path string, data []byte) error {
+	commit := func() error { return signalled(ctx) }
 	if path == "" {
+		if err := commit(); err != nil {
+			return err
+		}
 		_, err := stdout.Write(data)
 		return err
 	}
 	if err := mkdirFor("--out", path); err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(path, data, 0o644); err != nil {
+	err := atomicfile.WriteFileIf(path, data, 0o644, commit)
+	if errors.Is(err, errInterrupted) || errors.Is(err, errTerminated) {
+		return err
+	}
+	if err != nil {
 		// The *PathError names the path.
 		return bad(fmt.Errorf("--out: %w", err))
 	}
@@ -134,14 +199,22 @@ func mkdirFor(flag, path string) error {
 // readReport reads a JSON report that flag names (--baseline, a merge
 // part). An incomplete report — a stopped run's — is refused unless
 // allowIncomplete: its figures are those of the runs that finished only.
-func readReport(flag, name string, allowIncomplete bool) (ledger.Report, *reports.Shard, error) {
-	f, err := openReport(name)
+// A report refused for what it holds is named as FILE:LINE:COLUMN; b is
+// what the command may still read (maxReportBytes over all its reports).
+func readReport(ctx context.Context, b *readBudget, flag, name string, allowIncomplete bool) (ledger.Report, *reports.Shard, error) {
+	f, err := openReport(name, b)
 	if err != nil {
 		return ledger.Report{}, nil, bad(fmt.Errorf("%s%s: %w", flag, name, err))
 	}
 	defer f.Close()
-	rep, shard, err := reports.ReadJSON(f)
-	if err != nil {
+	rep, shard, err := reports.ReadJSONContext(ctx, f)
+	var pe *reports.PositionError
+	switch {
+	case err != nil && signalled(ctx) != nil:
+		return ledger.Report{}, nil, err
+	case errors.As(err, &pe):
+		return ledger.Report{}, nil, bad(fmt.Errorf("%s%s:%w", flag, name, err))
+	case err != nil:
 		return ledger.Report{}, nil, bad(fmt.Errorf("%s%s: %w", flag, name, err))
 	}
 	if rep.Stopped != nil && !allowIncomplete {

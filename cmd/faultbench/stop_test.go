@@ -64,7 +64,7 @@ func TestATerminatedFleetRunWritesAnIncompleteReport(t *testing.T) {
 	if code != exitOK || !strings.Contains(merged, `"complete": false`) || !strings.Contains(merged, "merged from incomplete "+out) {
 		t.Fatalf("merge --allow-incomplete: exit %d: %s\n%.300s", code, errOut, merged)
 	}
-	code, _, errOut = run(t, "run", "--allow-incomplete", "--baseline", out, "--strategies", "blind", "../../scenarios/truncated-answer.yaml")
+	code, _, errOut = run(t, "run", "--allow-incomplete", "--allow-missing", "--baseline", out, "--strategies", "blind", "../../scenarios/truncated-answer.yaml")
 	if code != exitOK {
 		t.Fatalf("--baseline --allow-incomplete: exit %d: %s", code, errOut)
 	}

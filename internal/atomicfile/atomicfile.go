@@ -15,6 +15,14 @@ import (
 // WriteFile writes data to path, with permissions perm, atomically. Its
 // errors are *os.PathError naming path.
 func WriteFile(path string, data []byte, perm os.FileMode) error {
+	return WriteFileIf(path, data, perm, nil)
+}
+
+// WriteFileIf is [WriteFile] that asks commit, once the data is on disk
+// and just before the rename, whether to put it in place: an error from
+// commit removes the temporary file, leaves path as it was and is
+// returned as it is. A nil commit always commits.
+func WriteFileIf(path string, data []byte, perm os.FileMode, commit func() error) error {
 	if err := refuseDir(path); err != nil {
 		return err
 	}
@@ -42,6 +50,11 @@ func WriteFile(path string, data []byte, perm os.FileMode) error {
 	if err := f.Close(); err != nil {
 		return pathError(path, err)
 	}
+	if commit != nil {
+		if err := commit(); err != nil {
+			return err
+		}
+	}
 	if err := os.Rename(tmp, path); err != nil {
 		return pathError(path, err)
 	}
@@ -62,6 +75,20 @@ func CheckWritable(path string) error {
 	}
 	f.Close()
 	return os.Remove(f.Name())
+}
+
+// RemoveStale removes the file or symlink at path, if there is one, so
+// that a report an earlier command left there cannot pass for the one
+// about to be written; a folder at path is refused, as WriteFile refuses
+// it.
+func RemoveStale(path string) error {
+	if err := refuseDir(path); err != nil {
+		return err
+	}
+	if err := os.Remove(path); err != nil && !errors.Is(err, os.ErrNotExist) {
+		return pathError(path, err)
+	}
+	return nil
 }
 
 func refuseDir(path string) error {

@@ -57,3 +57,35 @@ func TestUnwritablePathsAreNamed(t *testing.T) {
 		t.Fatalf("CheckWritable left %s behind", ok)
 	}
 }
+
+// WriteFileIf asks before it puts the file in place: a refusal leaves
+// the old file and no temporary one.
+func TestWriteFileIfLeavesTheOldFileWhenRefused(t *testing.T) {
+	dir := t.TempDir()
+	path := filepath.Join(dir, "r.json")
+	if err := os.WriteFile(path, []byte("old"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stop := os.ErrDeadlineExceeded
+	if err := WriteFileIf(path, []byte("new"), 0o644, func() error { return stop }); err != stop {
+		t.Fatalf("got %v, want the refusal", err)
+	}
+	if data, _ := os.ReadFile(path); string(data) != "old" {
+		t.Fatalf("the file holds %q", data)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 1 {
+		t.Fatalf("%d files left, want the old one alone", len(ents))
+	}
+	if err := RemoveStale(path); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Lstat(path); !os.IsNotExist(err) {
+		t.Fatalf("RemoveStale left it: %v", err)
+	}
+	if err := RemoveStale(path); err != nil {
+		t.Fatalf("nothing there is no error: %v", err)
+	}
+	if err := RemoveStale(dir); err == nil {
+		t.Fatal("a folder was not refused")
+	}
+}
