@@ -64,7 +64,21 @@ const stopGrace = 700 * time.Millisecond
 // written (docs/security.md).
 func Main(args []string, stdout, stderr io.Writer) int {
 	ctx, cancel := context.WithCancelCause(context.Background())
-	defer onStopSignal(ctx, cancel)()
+	stop := onStopSignal(ctx, cancel)
+	code := mainUntilStopped(ctx, args, stdout, stderr)
+	// From here on a signal kills the process, and a shell reports 130 or
+	// 143 all the same; one that came as the command returned is read now.
+	stop()
+	if cause := signalled(ctx); cause != nil && code == exitOK {
+		fmt.Fprintf(stderr, "faultbench: %v as the command finished\n", cause)
+		return exitCode(cause, true)
+	}
+	return code
+}
+
+// mainUntilStopped runs the command line under ctx, and gives up on it
+// stopGrace after ctx is stopped.
+func mainUntilStopped(ctx context.Context, args []string, stdout, stderr io.Writer) int {
 	done := make(chan int, 1)
 	go func() { done <- mainContext(ctx, args, stdout, stderr) }()
 	select {

@@ -44,6 +44,11 @@ func onStopSignal(ctx context.Context, cancel context.CancelCauseFunc) (stop fun
 	}()
 	return func() {
 		signal.Stop(stopsignal.C)
+		select { // one that came as it stopped
+		case s := <-stopsignal.C:
+			cancel(signalCause(s))
+		default:
+		}
 		cancel(nil)
 		<-done
 	}

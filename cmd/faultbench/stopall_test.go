@@ -11,6 +11,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/faultbench/faultbench/internal/stopsignal"
 )
 
 // Every command stops when told: a command started under a context a
@@ -73,9 +75,9 @@ func TestMainGivesUpOnACommandThatDoesNotStop(t *testing.T) {
 	runProgress = func(int, int) {
 		once.Do(func() {
 			if err := syscall.Kill(os.Getpid(), syscall.SIGINT); err != nil {
-				t.Error(err)
+				panic(err)
 			}
-			select { // held until the test lets go, at most a minute
+			select { // held until the test ends, a minute at most
 			case <-block:
 			case <-time.After(time.Minute):
 			}
@@ -115,4 +117,23 @@ func (l *lockedBuffer) String() string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	return l.b.String()
+}
+
+// A signal that came during start-up, before Main (the SDKs' package
+// initialisation takes up to a second), waits in stopsignal.C and stops
+// the command as it starts: exit 143, and the earlier run's report at
+// --out replaced by one marked incomplete.
+func TestASignalDuringStartUpStopsTheCommand(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "r.json")
+	if err := os.WriteFile(out, []byte(`{"seed": 1, "results": []}`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	stopsignal.C <- syscall.SIGTERM
+	code, _, errOut := run(t, "run", "--format", "json", "--out", out, "--strategies", "blind", "../../scenarios/truncated-answer.yaml")
+	if code != exitTerminated {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	if data, err := os.ReadFile(out); err == nil && !strings.Contains(string(data), `"complete": false`) {
+		t.Fatalf("a report that looks complete: %.200s", data)
+	}
 }
