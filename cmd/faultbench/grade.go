@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"time"
@@ -137,6 +138,10 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 		}
 	}
 	card := grade.NewCard(command, runs, f.bounds)
+	if obsErr != nil { // interrupted: the report says so, in every format
+		rep.Stopped = stopOf(stopCause(ctx, 0), len(runs), len(scs))
+		card.Stop(rep.Stopped)
+	}
 
 	violations, err := budgets(scs, rep)
 	if err != nil {
@@ -217,9 +222,16 @@ func writeGrade(w *bytes.Buffer, format string, cardOnly bool, card grade.Card, 
 	case reports.FormatJUnit:
 		return grade.WriteJUnit(w, card)
 	}
-	if err := reports.Write(w, format, rep, opts); err != nil {
+	var page bytes.Buffer
+	if err := reports.Write(&page, format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
+	out := page.Bytes()
+	if b := card.Incomplete(); b != "" && format == reports.FormatHTML {
+		banner := "<p class=\"incomplete\" role=\"alert\"><strong>" + html.EscapeString(b) + "</strong></p>\n"
+		out = bytes.Replace(out, []byte("<header>\n"), []byte("<header>\n"+banner), 1)
+	}
+	w.Write(out)
 	return nil
 }
 
