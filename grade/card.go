@@ -9,6 +9,8 @@ import (
 	"strings"
 
 	"github.com/faultbench/faultbench/internal/texttable"
+	"github.com/faultbench/faultbench/ledger"
+	"github.com/faultbench/faultbench/reports"
 )
 
 // Card is a client's report card: every finding, and per scenario what
@@ -18,11 +20,32 @@ type Card struct {
 	Client []string `json:"client"`
 	// BoundAttempts and BoundMS are the bounds the checks judged against;
 	// TimeoutMS the timeout of each scenario's process.
-	BoundAttempts int       `json:"bound_attempts"`
-	BoundMS       int64     `json:"bound_ms"`
-	TimeoutMS     int64     `json:"timeout_ms"`
-	Findings      []Finding `json:"findings"`
-	Runs          []Summary `json:"runs"`
+	BoundAttempts int   `json:"bound_attempts"`
+	BoundMS       int64 `json:"bound_ms"`
+	TimeoutMS     int64 `json:"timeout_ms"`
+	// Complete and Stopped are written only for a grade that was
+	// interrupted (Ctrl-C, SIGTERM): "complete": false, what stopped it,
+	// and how many scenarios finished; the card holds those alone.
+	Complete *bool        `json:"complete,omitempty"`
+	Stopped  *ledger.Stop `json:"stopped,omitempty"`
+	Findings []Finding    `json:"findings"`
+	Runs     []Summary    `json:"runs"`
+}
+
+// Stop marks the card incomplete: stop says what stopped the grade, and
+// how many of its scenarios finished.
+func (c *Card) Stop(stop *ledger.Stop) {
+	c.Complete, c.Stopped = new(bool), stop
+}
+
+// Incomplete is the banner of an interrupted grade's card, in every
+// format; "" for a card that is whole.
+func (c Card) Incomplete() string {
+	if c.Stopped == nil {
+		return ""
+	}
+	return fmt.Sprintf("INCOMPLETE: grade stopped (%s) with %d of %d scenarios finished; this card judges those alone, and a check of a scenario that did not finish is missing from it.",
+		c.Stopped.Cause, c.Stopped.Finished, c.Stopped.Runs)
 }
 
 // Summary is one scenario's run as a card lists it.
@@ -146,6 +169,9 @@ var (
 func WriteText(w io.Writer, c Card) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "== report card: %s ==\n\n", texttable.Plain(strings.Join(c.Client, " ")))
+	if b := c.Incomplete(); b != "" {
+		fmt.Fprintf(&buf, "%s\n\n", b)
+	}
 	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
 		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
 	checks, runs := c.rows()
@@ -165,7 +191,10 @@ func WriteText(w io.Writer, c Card) error {
 // WriteMarkdown writes the card as Markdown tables.
 func WriteMarkdown(w io.Writer, c Card) error {
 	var buf bytes.Buffer
-	fmt.Fprintf(&buf, "## Report card: `%s`\n\n", mdCell(strings.Join(c.Client, " ")))
+	fmt.Fprintf(&buf, "## Report card: `%s`\n\n", mdCode(strings.Join(c.Client, " ")))
+	if b := c.Incomplete(); b != "" {
+		fmt.Fprintf(&buf, "> **%s**\n\n", reports.MarkdownCell(b))
+	}
 	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
 		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
 	checks, runs := c.rows()
@@ -187,13 +216,14 @@ func mdTable(buf *bytes.Buffer, header []string, rows [][]string) {
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = mdCell(c)
+			cells[i] = reports.MarkdownCell(c)
 		}
 		buf.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}
 }
 
-// mdCell keeps a cell one cell: pipes escaped, backticks and newlines out.
-func mdCell(s string) string {
-	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(s)
+// mdCode is s inside a code span, where Markdown and HTML are not read:
+// pipes escaped (the span may sit in a table), backticks and newlines out.
+func mdCode(s string) string {
+	return strings.NewReplacer("|", `\|`, "\n", " ", "`", "'").Replace(texttable.Plain(s))
 }

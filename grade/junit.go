@@ -16,6 +16,7 @@ type junitSuite struct {
 	Name     string      `xml:"name,attr"`
 	Tests    int         `xml:"tests,attr"`
 	Failures int         `xml:"failures,attr"`
+	Errors   int         `xml:"errors,attr"`
 	Skipped  int         `xml:"skipped,attr"`
 	Cases    []junitCase `xml:"testcase"`
 }
@@ -24,6 +25,7 @@ type junitCase struct {
 	Name      string        `xml:"name,attr"`
 	ClassName string        `xml:"classname,attr"`
 	Failure   *junitMessage `xml:"failure"`
+	Error     *junitMessage `xml:"error"`
 	Skipped   *junitMessage `xml:"skipped"`
 	Output    string        `xml:"system-out,omitempty"`
 }
@@ -34,9 +36,14 @@ type junitMessage struct {
 
 // WriteJUnit writes the card as JUnit XML for CI: one test suite, a test
 // case per finding (check/scenario), a failure per failed check, a
-// skipped case per check not reached.
+// skipped case per check not reached; an interrupted grade adds a case
+// "grade/incomplete" in error, so that CI never reads it as green.
 func WriteJUnit(w io.Writer, c Card) error {
 	s := junitSuite{Name: "faultbench grade: " + strings.Join(c.Client, " ")}
+	if b := c.Incomplete(); b != "" {
+		s.Cases = append(s.Cases, junitCase{Name: "grade/incomplete", ClassName: "grade", Error: &junitMessage{Message: b}})
+		s.Errors++
+	}
 	for _, f := range c.Findings {
 		tc := junitCase{Name: f.Check + "/" + f.Scenario, ClassName: "grade." + f.Check, Output: f.Evidence}
 		switch f.Status {

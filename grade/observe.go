@@ -143,8 +143,9 @@ const DummyKey = "faultbench-dummy-key"
 // it), FAULTBENCH_SCENARIO, and FAULTBENCH_MODEL,
 // FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE and FAULTBENCH_STREAM from
 // the scenario's turn, for a client that wants to follow it.
-// ANTHROPIC_API_KEY, OPENAI_API_KEY and GEMINI_API_KEY are DummyKey where
-// base sets none.
+// ANTHROPIC_API_KEY, OPENAI_API_KEY and GEMINI_API_KEY are DummyKey,
+// whatever base sets, and base's other credentials are left out
+// (secret); NO_PROXY and no_proxy name the mock's host (noProxy).
 func Environment(base []string, baseURL string, sc *scenario.Scenario) []string {
 	set := map[string]string{
 		"ANTHROPIC_BASE_URL":        strings.TrimSuffix(baseURL, "/"),
@@ -156,22 +157,22 @@ func Environment(base []string, baseURL string, sc *scenario.Scenario) []string 
 		"FAULTBENCH_FALLBACK_MODEL": strings.Join(sc.Turn.Fallback, ","),
 		"FAULTBENCH_WIRE":           wireOf(sc),
 		"FAULTBENCH_STREAM":         fmt.Sprint(sc.Turn.Stream),
+		"NO_PROXY":                  noProxy(base, baseURL),
+		"no_proxy":                  noProxy(base, baseURL),
 	}
-	keys := []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"}
-	out := make([]string, 0, len(base)+len(set)+len(keys))
+	for _, k := range dummyKeys {
+		set[k] = DummyKey
+	}
+	out := make([]string, 0, len(base)+len(set))
 	for _, kv := range base {
 		k, _, _ := strings.Cut(kv, "=")
-		if _, over := set[k]; !over {
+		if _, over := set[k]; !over && !secret(k) {
 			out = append(out, kv)
 		}
 	}
-	for _, k := range keys {
-		if v, ok := lookup(base, k); !ok || v == "" {
-			set[k] = DummyKey
-		}
-	}
 	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO",
-		"FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"} {
+		"FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY",
+		"NO_PROXY", "no_proxy"} {
 		if v, ok := set[k]; ok {
 			out = append(out, k+"="+v)
 		}

@@ -3,10 +3,22 @@ package grade
 import (
 	"context"
 	"errors"
+	"os"
 	"os/exec"
+	"strconv"
 	"sync"
+	"sync/atomic"
 	"time"
 )
+
+// MarkerVar is the variable that marks each client process and its
+// descendants, which inherit it: its value names one run of one
+// scenario, so that grade finds and ends the whole tree of that client
+// and nothing else.
+const MarkerVar = "FAULTBENCH_GRADE_RUN"
+
+// runs numbers the processes this process starts, for their markers.
+var runs atomic.Int64
 
 // outputTail is how much of a client's output a run keeps: its last 4 KiB.
 const outputTail = 4 << 10
@@ -20,10 +32,15 @@ type process struct {
 }
 
 // runProcess runs argv with env in its own process group, and kills the
-// group when timeout passes or ctx ends.
+// group when timeout passes or ctx ends. Whichever way it ends, every
+// descendant still alive — in the group or one that left it with setsid
+// or setpgid — is killed after it (endTree, by the marker in its
+// environment), and reaped when it was reparented here (adopt).
 func runProcess(ctx context.Context, argv, env []string, dir string, timeout time.Duration) process {
+	adopt()
+	marker := MarkerVar + "=" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(runs.Add(1), 10)
 	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env, cmd.Dir = env, dir
+	cmd.Env, cmd.Dir = append(env[:len(env):len(env)], marker), dir
 	var out tail
 	cmd.Stdout, cmd.Stderr = &out, &out
 	ownGroup(cmd)
@@ -49,8 +66,10 @@ func runProcess(ctx context.Context, argv, env []string, dir string, timeout tim
 		killGroup(cmd)
 		err = <-waited
 	}
-	// The client's children may outlive it: end the group in any case.
+	// The client's children may outlive it: end the group, and every
+	// descendant that left it, in any case.
 	killGroup(cmd)
+	endTree(cmd.Process.Pid, marker)
 	p.output = out.String()
 	var ee *exec.ExitError
 	switch {

@@ -91,6 +91,7 @@ type session struct {
 	mem      wire.Memory  // the last body's messages, in a session made by Open (internal/wire/memo.go)
 	betas    string       // the betas of the session's last request: its next entry shares them when the same
 	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
+	refused  refusal      // the last request a rule refused with a 400, for when.unshrunk
 }
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64, budget *entryBudget) *session {
@@ -292,6 +293,9 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		s.cached(rp, q, model, r.Cache == scenario.CacheMiss, now)
 		return
 	case !r.OK && r.Status >= 400:
+		if r.Status == http.StatusBadRequest {
+			s.refused = refusal{at: true, input: q.InputTokens(), maxTokens: orMax(q.MaxTokens, m.MaxOutput), inputOnly: rp.api.Spec().Name == scenario.WireGemini}
+		}
 		s.scriptedError(rp, &sc.Script[i], q.Model, model, t, now)
 		return
 	case !r.Fault.IsZero():
@@ -432,7 +436,8 @@ func (s *session) match(q *wire.Request, model, purpose string, attempt int, t t
 		if r.Times > 0 && s.uses[i] >= r.Times {
 			continue
 		}
-		if matches(&r.When, model, purpose, attempt, t) && (r.When.Contains == "" || q.LastContains(r.When.Contains)) {
+		if matches(&r.When, model, purpose, attempt, t) && (r.When.Contains == "" || q.LastContains(r.When.Contains)) &&
+			(!r.When.Unshrunk || s.refused.unshrunk(q, s.scenario.sc.Models[model].MaxOutput)) {
 			return i
 		}
 	}

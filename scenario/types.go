@@ -160,6 +160,15 @@ type When struct {
 	// loop guard's warning, which the engine adds to the user message
 	// that carries the tool results.
 	Contains string `yaml:"contains"`
+	// Unshrunk matches a request no smaller than the last one a rule of
+	// the script refused with a 400 in the session: as many input tokens
+	// or more and, but on the Gemini wire (whose window holds the input
+	// alone), as large a max_tokens or larger (a request without one asks
+	// for the model's max_output). Before such a refusal it matches
+	// nothing. It is how a script keeps refusing a context overflow the
+	// client resends unchanged, as the real API does, and answers the
+	// request that shrank.
+	Unshrunk bool `yaml:"unshrunk"`
 }
 
 // Respond is what a rule answers: exactly one of OK, Status, Fault and

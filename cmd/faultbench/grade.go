@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"html"
 	"io"
 	"strings"
 	"time"
@@ -42,9 +43,9 @@ func newGradeCmd(stdout, stderr io.Writer) *cobra.Command {
 writes it out to edit), against the mock on a loopback port, in real time. Each run gets its own
 session in its base URL, in the environment: ANTHROPIC_BASE_URL, OPENAI_BASE_URL (with /v1),
 GOOGLE_GEMINI_BASE_URL, FAULTBENCH_BASE_URL, FAULTBENCH_SCENARIO, FAULTBENCH_MODEL,
-FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE, FAULTBENCH_STREAM, and a dummy ANTHROPIC_API_KEY,
-OPENAI_API_KEY and GEMINI_API_KEY where none is set. A run that outlives --timeout is killed
-with its process group.
+FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE, FAULTBENCH_STREAM, a dummy ANTHROPIC_API_KEY,
+OPENAI_API_KEY and GEMINI_API_KEY in place of yours (your other credentials are left out), and
+NO_PROXY with the mock's host. A run that outlives --timeout is killed with its whole tree.
 
 Then each check the scenario names (docs/grade.md) judges the journal: pass, fail or not
 reached, with its evidence. The same pack runs through the built-in strategies on the virtual
@@ -74,7 +75,7 @@ its budgets in an expect block). --check exits 1 when a check fails or a budget 
 	fl.BoolVar(&f.cardOnly, "card-only", false, "table and markdown: print the report card alone, without the strategies' report")
 	fl.StringVar(&f.format, "format", "table", "output format: table|markdown|json|junit|html")
 	fl.StringVar(&f.out, "out", "", "write the report to FILE instead of standard output")
-	fl.DurationVar(&f.timeout, "timeout", grade.DefaultTimeout, "real time each scenario's process may run before its process group is killed")
+	fl.DurationVar(&f.timeout, "timeout", grade.DefaultTimeout, "real time each scenario's process may run before it and its whole tree are killed")
 	fl.IntVar(&f.parallel, "parallel", grade.DefaultParallel, "scenarios run at once")
 	fl.IntVar(&f.bounds.Attempts, "bound-attempts", grade.DefaultAttempts, "most attempts a client may make under a fault that never passes")
 	fl.DurationVar(&f.bounds.Time, "bound-time", grade.DefaultTime, "most time a client may keep trying under such a fault, or sit on a hung request")
@@ -145,6 +146,10 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 		}
 	}
 	card := grade.NewCard(command, runs, f.bounds)
+	if obsErr != nil { // interrupted: the report says so, in every format
+		rep.Stopped = stopOf(stopCause(ctx, 0), len(runs), len(scs))
+		card.Stop(rep.Stopped)
+	}
 
 	violations, err := budgets(scs, rep)
 	if err != nil {
@@ -225,9 +230,16 @@ func writeGrade(w *bytes.Buffer, format string, cardOnly bool, card grade.Card, 
 	case reports.FormatJUnit:
 		return grade.WriteJUnit(w, card)
 	}
-	if err := reports.Write(w, format, rep, opts); err != nil {
+	var page bytes.Buffer
+	if err := reports.Write(&page, format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)
 	}
+	out := page.Bytes()
+	if b := card.Incomplete(); b != "" && format == reports.FormatHTML {
+		banner := "<p class=\"incomplete\" role=\"alert\"><strong>" + html.EscapeString(b) + "</strong></p>\n"
+		out = bytes.Replace(out, []byte("<header>\n"), []byte("<header>\n"+banner), 1)
+	}
+	w.Write(out)
 	return nil
 }
 

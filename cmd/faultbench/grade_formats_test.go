@@ -44,7 +44,7 @@ func TestGradeMarkdown(t *testing.T) {
 	for _, want := range []string{
 		"## Report card: `" + os.Args[0] + "`\n\n1 pass, 1 fail, 1 not reached. Bounds: 10 attempts, 60 s; each scenario's process killed after 5 s.\n",
 		"| check | scenario | verdict | evidence |\n| --- | --- | --- | --- |\n",
-		"| permanent | invalid-request | FAIL | asked primary 11 more times after the 400 invalid_request, 11 of them the same body again (gaps ",
+		"| permanent | invalid-request | FAIL | asked primary 11 more times after the 400 invalid\\_request, 11 of them the same body again (gaps ",
 		"| recovers | server-error-transient | PASS | answered at attempt 3 (gaps ",
 		"| retry-after | quiet | - | no request followed an answer that asked for a wait (1 attempt, exit 0) |",
 		"What the server saw (real time):\n\n| scenario | outcome | exit | attempts | gaps | input tokens | retry-count | models | strays |\n",

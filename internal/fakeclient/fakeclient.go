@@ -34,9 +34,14 @@ const Env = "FAULTBENCH_FAKE_CLIENT"
 //     request the mock refuses for one of its fields, as Claude Code
 //     sends one; then good.
 //
+// The policies of tree test that grade ends a client's whole tree.
+//
 // It speaks the wire FAULTBENCH_WIRE names: anthropic (the default),
 // openai (Chat Completions) or gemini (generateContent).
 func Run(policy string) int {
+	if code, ok := tree(policy); ok {
+		return code
+	}
 	env := os.Getenv
 	w := env("FAULTBENCH_WIRE")
 	model, fallback := env("FAULTBENCH_MODEL"), env("FAULTBENCH_FALLBACK_MODEL")
