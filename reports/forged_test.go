@@ -67,3 +67,28 @@ func TestReadJSONContextStopsWhenTold(t *testing.T) {
 		t.Fatalf("got %v, want the context's cause", err)
 	}
 }
+
+// FuzzReadJSON: ReadJSON never panics, and what it accepts holds only
+// outcomes that exist and no negative figure (JSON, written back, has no
+// "-" before a digit outside a string); what it refuses says where.
+func FuzzReadJSON(f *testing.F) {
+	f.Add(`{"seed": 1, "results": [{"scenario": "s", "strategy": "b", "outcome": "success", "attempts": 1}]}`)
+	f.Add(`{"seed": 1, "results": [{"outcome": "failed", "attempts_log": [{"n": 1, "wait_before_ms": 5}]}], "verdicts": []}`)
+	f.Add(`{"seed": 1, "complete": false, "stopped": {"cause": "interrupted", "finished": 1, "runs": 2}, "results": []}`)
+	f.Add(`{"seed": 1, "results": [], "results": []}`)
+	f.Fuzz(func(t *testing.T, in string) {
+		rep, _, err := ReadJSON(strings.NewReader(in))
+		if err != nil {
+			var pe *PositionError
+			if errors.Is(err, ErrNotReport) && !errors.As(err, &pe) {
+				t.Fatalf("a refusal without its place: %v", err)
+			}
+			return
+		}
+		for _, r := range rep.Results {
+			if !knownOutcome(r.Outcome) || r.Attempts < 0 || r.WaitMS < 0 || r.SubmittedInputTokens < 0 {
+				t.Fatalf("accepted %+v", r)
+			}
+		}
+	})
+}

@@ -11,9 +11,6 @@
 # limits it to those commands. A try whose command ended before the
 # signal is not counted, and made again.
 set -u
-# Job control: a background command of a shell without it starts with
-# SIGINT ignored, which a Ctrl-C at a terminal never meets.
-set -m
 n=${1:-20}
 bin=${2:-faultbench}
 dir=$(mktemp -d)
@@ -59,19 +56,27 @@ try() {
 	name=$1 format=$2 lo=$3 hi=$4
 	shift 4
 	printf '{"seed": 1, "results": []}\n' >"$dir/out" # an earlier run's, complete
-	"$bin" "$@" >/dev/null 2>"$dir/err" &
+	# A background command of a shell without job control starts with
+	# SIGINT ignored, which a Ctrl-C at a terminal never meets: env puts
+	# it back to the default (GNU coreutils 8.31 or later).
+	env --default-signal=INT "$bin" "$@" >/dev/null 2>"$dir/err" &
 	pid=$!
 	sleep "$(rand "$lo" "$hi")"
 	if [ "$(awk 'BEGIN { srand(); print (rand() < 0.5) }')" = 1 ]; then sig=INT want=130; else sig=TERM want=143; fi
-	# Ended already (a shell may have reaped it while it slept): not a try.
-	state=$(awk '{ print $3 }' "/proc/$pid/stat" 2>/dev/null)
-	if [ -z "$state" ] || [ "$state" = Z ]; then
+	t0=$(now)
+	# Ended, or ending, already (a shell may have reaped it while it
+	# slept; a process that has called exit shows PF_EXITING, 0x4, in the
+	# flags of its stat, and drops signals): not a try. Builtins only
+	# from here to the kill, so that nothing forks in between.
+	st=
+	read -r st <"/proc/$pid/stat" 2>/dev/null
+	# shellcheck disable=SC2086 # the fields of stat, split on purpose
+	[ -n "$st" ] && set -- $st
+	if [ -z "$st" ] || [ "$3" = Z ] || [ $(($9 & 4)) -ne 0 ] || ! kill -s "$sig" "$pid" 2>/dev/null; then
 		wait "$pid"
-		echo "$name ($format): finished before the signal; tried again"
+		echo "$name ($format): ended before the signal; tried again"
 		return 1
 	fi
-	t0=$(now)
-	kill -s "$sig" "$pid" 2>/dev/null
 	wait "$pid"
 	code=$?
 	ms=$((($(now) - t0) / 1000000))

@@ -54,7 +54,7 @@ func (v verdict) Unwrap() error { return v.err }
 // stop on its own (run writes the report of the runs that finished)
 // before Main gives up on it and exits with the signal's code: whatever
 // the command is doing, the process ends within a second of the signal.
-const stopGrace = 700 * time.Millisecond
+const stopGrace = 500 * time.Millisecond
 
 // Main runs the command line with args and returns the exit code. Ctrl-C
 // (SIGINT) and SIGTERM cancel the runs in flight; what finished is still

@@ -90,7 +90,7 @@ func TestMainGivesUpOnACommandThatDoesNotStop(t *testing.T) {
 			"../../scenarios/truncated-answer.yaml", "../../scenarios/thundering-herd.yaml"}, io.Discard, &stderr)
 	}()
 	var code int
-	select { // a bound, not a timing: stopGrace is 0.7 s
+	select { // a bound, not a timing: stopGrace is 0.5 s
 	case code = <-done:
 	case <-time.After(time.Minute):
 		t.Fatal("Main did not give up on the command")
