@@ -181,6 +181,7 @@ func publish(stdout, stderr io.Writer, o outputFlags, g gate, rep ledger.Report,
 		opts.Baseline = &cmp
 	}
 	o.apply(&opts)
+	opts.Width = outputWidth(stdout, o.out)
 	var buf bytes.Buffer
 	if err := reports.Write(&buf, o.format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)
