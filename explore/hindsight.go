@@ -181,7 +181,8 @@ type hindsight struct {
 
 // actions lists the candidate next steps after n, in a fixed order:
 // waits (none; until a rule's when.after or when.before, or a reset
-// header's time, comes), models (the turn's, then its fallbacks),
+// header's time, comes; the wait n's last answer asked for, which the
+// mock holds a client to), models (the turn's, then its fallbacks),
 // max_tokens (the turn's; the answer's size when it is more, within the
 // model's limit; what fits the window when the turn's does not) and
 // compacting (once per plan).
@@ -190,6 +191,13 @@ func (h *hindsight) actions(n node) []Action {
 	for _, at := range h.boundaries() {
 		if d := at - n.at; d > 0 && d <= maxPlanWait && !slices.Contains(waits, d) {
 			waits = append(waits, d)
+		}
+	}
+	if len(n.entries) > 0 {
+		if ms := n.entries[len(n.entries)-1].RetryAfterMS; ms != nil {
+			if d := time.Duration(*ms) * time.Millisecond; d > 0 && d <= maxPlanWait && !slices.Contains(waits, d) {
+				waits = append(waits, d)
+			}
 		}
 	}
 	models := append([]string{h.sc.Turn.Model}, h.sc.Turn.Fallback...)

@@ -29,8 +29,8 @@ script:
   - respond: {ok: true}
 `
 
-// Hindsight's default bound finds the newcomer's plan: five sends, no
-// wait (a retry-after is advice, not a rule of the script).
+// Hindsight's default bound finds the newcomer's plan: five sends, each
+// 429's 2 s waited out (the mock refuses a retry before it).
 func TestHindsightSolvesTheNewcomersScript(t *testing.T) {
 	sc, err := scenario.Parse("newcomer.yaml", []byte(newcomer))
 	if err != nil {

@@ -111,7 +111,14 @@ func describe(s Search) string {
 		} else {
 			fmt.Fprintf(&b, " %s %s.", who, story(*c.Reference))
 		}
-		fmt.Fprintf(&b, " %s cost %.2f× %s (docs/explore.md).", c.Result.Strategy, c.Score, who)
+		if c.Result.Outcome != ledger.OutcomeSuccess && c.Reference.Outcome == ledger.OutcomeSuccess {
+			// A failure is no cost to compare: the score ranks it by the
+			// declared cost order, where any failure is dearer than a success.
+			fmt.Fprintf(&b, " %s did not succeed where %s did: scored %.2f× %s by the declared cost order (docs/explore.md).",
+				c.Result.Strategy, who, c.Score, who)
+		} else {
+			fmt.Fprintf(&b, " %s cost %.2f× %s (docs/explore.md).", c.Result.Strategy, c.Score, who)
+		}
 	}
 	if c.Reference == nil {
 		b.WriteString(" The expect block fails today: it asks for fewer attempts than the strategy took.")

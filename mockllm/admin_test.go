@@ -112,7 +112,7 @@ var _ = Describe("100 sessions at once over loopback", func() {
 		const sessions, requests = 100, 6
 		srv := mockllm.New([]*scenario.Scenario{newScenario(
 			scenario.Rule{When: scenario.When{Attempt: 2}, Respond: status(500)},
-			scenario.Rule{Times: 2, Respond: scenario.Respond{Status: 429, Headers: map[string]string{"retry-after": "1"}}},
+			scenario.Rule{Times: 2, Respond: scenario.Respond{Status: 429, Headers: map[string]string{"retry-after": "1"}, EarlyRetry: scenario.EarlyRetryScripted}},
 			scenario.Rule{When: scenario.When{Model: "haiku"}, Respond: status(529)},
 		)}, clock.NewVirtual())
 		ep, _ := live(srv)

@@ -60,7 +60,13 @@
 //     input plus max_tokens over it ("input length and `max_tokens` exceed
 //     context limit: ..."; OpenAI: "...you requested A tokens (N in the
 //     messages, B in the completion)...").
-//  5. The script: the first rule whose when matches the request (model;
+//  5. A request that comes before the wait a scripted 429, 503 or 529 of
+//     the session asked for on the same model (retry-after, retry-after-ms,
+//     the rate-limit reset headers, RetryInfo) is refused with that error
+//     again, asking for the wait left, and uses no rule up, as a real
+//     limiter refuses it; a rule's early_retry: scripted hands it to the
+//     script instead (earlyretry.go).
+//  6. The script: the first rule whose when matches the request (model;
 //     attempt, the request's number among the session's requests of its
 //     purpose, rejected ones included; virtual time since the session
 //     began, After <= t < Before; purpose) and whose times is not used up
@@ -68,7 +74,7 @@
 //     error or a fault answers at once; a normal answer (ok, tool calls,
 //     headers alone), and no rule matching, only once the model's capacity
 //     and quotas admit it (below): refused, the rule is not used up.
-//  6. An answer needs the turn's answer_tokens (a repair call: the
+//  7. An answer needs the turn's answer_tokens (a repair call: the
 //     compaction's summary_tokens; 1000 when the scenario gives 0). One
 //     longer than max_tokens (OpenAI without max_tokens: max_output) is
 //     cut there: HTTP 200, stop_reason max_tokens (finish_reason length),
@@ -79,7 +85,7 @@
 //     message_delta with the stop reason and cumulative usage,
 //     message_stop; OpenAI's chat.completion.chunk objects, the usage chunk
 //     when stream_options.include_usage asks, and data: [DONE].
-//  7. An error is the wire's envelope — Anthropic's
+//  8. An error is the wire's envelope — Anthropic's
 //     {"type":"error","error":{"type","message"},"request_id"}, OpenAI's
 //     {"error":{"message","type","param","code"}} — whose type and message
 //     default to the real API's for the status (OpenAI: rate_limit_exceeded

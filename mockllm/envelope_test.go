@@ -80,7 +80,7 @@ var _ = Describe("request IDs", func() {
 	var srv *mockllm.Server
 
 	BeforeEach(func() {
-		srv = mockllm.New([]*scenario.Scenario{newScenario(scenario.Rule{Times: 1, Respond: status(429)})}, clock.NewVirtual())
+		srv = mockllm.New([]*scenario.Scenario{newScenario(scenario.Rule{Times: 1, Respond: scripted429})}, clock.NewVirtual())
 	})
 
 	It("come on every response, in the header and the error body alike", func() {

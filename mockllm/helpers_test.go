@@ -47,6 +47,10 @@ func rule(when scenario.When, respond scenario.Respond) scenario.Rule {
 
 func status(code int) scenario.Respond { return scenario.Respond{Status: code} }
 
+// scripted429 is a 429 whose early retries go to the script, for a test
+// about something other than the wait it asks for.
+var scripted429 = scenario.Respond{Status: 429, EarlyRetry: scenario.EarlyRetryScripted}
+
 var ok = scenario.Respond{OK: true}
 
 func secs(n int) scenario.Duration { return scenario.Duration(time.Duration(n) * time.Second) }

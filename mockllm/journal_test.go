@@ -128,11 +128,15 @@ var _ = Describe("the session summary", func() {
 		to("s").send(srv, ask("sonnet", 30, 120))
 		clk.Advance(2500 * time.Millisecond) // waited
 		to("s").send(srv, ask("sonnet", 30, 120))
+		clk.Advance(2 * time.Second) // waited
+		to("s").send(srv, ask("sonnet", 30, 120))
 
+		// The early retry is refused, asking for the 1 s left, and uses
+		// the rule up no more: the second use answers at 3.5 s.
 		Expect(mockllm.Summarize(srv.Journal())).To(Equal([]mockllm.SessionSummary{{
-			Scenario: scName, Session: "s", Wires: []string{"anthropic"}, Requests: 3,
-			Statuses: []string{"429", "429", "200"}, InputTokens: 360, OutputTokens: 30, SpanMS: 3500,
-			RetryAfterAsked: 2, RetryAfterHonored: 1,
+			Scenario: scName, Session: "s", Wires: []string{"anthropic"}, Requests: 4,
+			Statuses: []string{"429", "429", "429", "200"}, InputTokens: 480, OutputTokens: 30, SpanMS: 5500,
+			RetryAfterAsked: 3, RetryAfterHonored: 2,
 		}}))
 	})
 })

@@ -50,7 +50,7 @@ var _ = Describe("the script", func() {
 
 	It("passes over a rule whose times are used up", func() {
 		serve(
-			scenario.Rule{Times: 2, Respond: status(429)},
+			scenario.Rule{Times: 2, Respond: scripted429},
 			rule(scenario.When{}, ok),
 		)
 		Expect(statuses(srv, to("s"), good, 4)).To(Equal([]int{429, 429, 200, 200}))
@@ -82,6 +82,7 @@ var _ = Describe("the script", func() {
 		)
 		Expect(to("s").send(srv, ask("sonnet", 70000, 10)).Code).To(Equal(400)) // attempt 1: over max_output
 		Expect(to("s").send(srv, good).Code).To(Equal(429))                     // attempt 2
+		clk.Advance(time.Second)                                                // the wait it asked for
 		Expect(to("s").send(srv, good).Code).To(Equal(503))
 		Expect(to("s").send(srv, good).Code).To(Equal(200))
 	})

@@ -25,7 +25,9 @@ var _ = Describe("the official SDK over loopback", func() {
 	BeforeEach(func() {
 		srv = mockllm.New([]*scenario.Scenario{newScenario(
 			scenario.Rule{When: scenario.When{Model: "haiku"}, Times: 1, Respond: scenario.Respond{Status: 529}},
-			scenario.Rule{Times: 1, Respond: scenario.Respond{Status: 429, Headers: map[string]string{"retry-after": "2"}}},
+			// The server's clock never moves here: the retry is handed to the
+			// script rather than refused as early.
+			scenario.Rule{Times: 1, Respond: scenario.Respond{Status: 429, Headers: map[string]string{"retry-after": "2"}, EarlyRetry: scenario.EarlyRetryScripted}},
 		)}, clock.NewVirtual())
 		ep, err := mockllm.Start(srv, "127.0.0.1:0")
 		Expect(err).NotTo(HaveOccurred())

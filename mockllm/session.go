@@ -92,6 +92,9 @@ type session struct {
 	betas    string       // the betas of the session's last request: its next entry shares them when the same
 	recent   recentBodies // the fingerprints of the latest bodies, for Entry.Resend
 	refused  refusal      // the last request a rule refused with a 400, for when.unshrunk
+	// windows are the refusal windows a scripted wait opened, by model
+	// (earlyretry.go).
+	windows map[string]shutWindow
 }
 
 func newSession(sc *served, name string, clock Clock, seq *atomic.Uint64, budget *entryBudget) *session {
@@ -235,8 +238,9 @@ func (s *session) record(rp *reply, in *incoming, attempt int, t time.Duration, 
 }
 
 // answer decides the reply to a decoded request: an unknown model, then the
-// model's limits, then the first rule of the script that matches and is
-// not used up, else a complete answer if the model's capacity and quotas
+// model's limits, then the refusal of a retry that comes before the wait a
+// scripted error asked for (earlyretry.go), then the first rule of the
+// script that matches and is not used up, else a complete answer if the model's capacity and quotas
 // admit it (quota.go). A rule answers with its error when it has a status
 // of 400 or more and not ok; with its fault when it has one; otherwise
 // (ok, tool calls, or only headers) with a normal answer, which the
@@ -262,6 +266,9 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 	}()
 	if err := rp.api.Limits(q.Model, m, q); err != nil {
 		rp.Err = err
+		return
+	}
+	if s.refuseEarly(rp, q.Model, model, now) {
 		return
 	}
 	i := s.match(q, model, purpose, attempt, t)
@@ -296,7 +303,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		if r.Status == http.StatusBadRequest {
 			s.refused = refusal{at: true, input: q.InputTokens(), maxTokens: orMax(q.MaxTokens, m.MaxOutput), inputOnly: rp.api.Spec().Name == scenario.WireGemini}
 		}
-		s.scriptedError(rp, &sc.Script[i], q.Model, model, t, now)
+		s.scriptedError(rp, &sc.Script[i], i, q.Model, model, t, now)
 		return
 	case !r.Fault.IsZero():
 		rp.fault = r.Fault
@@ -339,8 +346,10 @@ func (s *session) cached(rp *reply, q *wire.Request, model string, miss bool, no
 // retry-after-ms itself (an empty value removes it); OpenAI's message and
 // reset headers state the same wait. On a wire whose body states its own
 // wait (Gemini's RetryInfo), that wait is the one asked, and journalled.
-// name is the model the client sent, model the served one it resolved to.
-func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model string, t time.Duration, now time.Time) {
+// A 429, 503 or 529 that asks for a wait opens a refusal window for it
+// (earlyretry.go). i is the rule's index; name is the model the client
+// sent, model the served one it resolved to.
+func (s *session) scriptedError(rp *reply, rule *scenario.Rule, i int, name, model string, t time.Duration, now time.Time) {
 	r := &rule.Respond
 	wait, asked := scriptedWait(rp.headers, rule, r.Status, t, now)
 	// A scripted error pays no bucket: the state its message states is the
@@ -356,6 +365,7 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, name, model stri
 	if (rp.Err.Kind == wire.KindRateLimit || rp.Err.Wait > 0) && !hasHeader(r.Headers, "retry-after") && !hasHeader(r.Headers, "retry-after-ms") {
 		rp.retryAfter = retryAfterSeconds(wait)
 	}
+	s.shut(rp, rule, i, model, asked, now)
 }
 
 // scriptedWait is the wait a scripted error asks for: what its headers

@@ -23,7 +23,7 @@ var _ = Describe("sessions", func() {
 	BeforeEach(func() {
 		serverClock = clock.NewVirtual()
 		srv = mockllm.New([]*scenario.Scenario{newScenario(
-			scenario.Rule{Times: 2, Respond: status(429)},
+			scenario.Rule{Times: 2, Respond: scripted429},
 			rule(scenario.When{Before: secs(10)}, status(529)),
 		)}, serverClock)
 		good = ask("sonnet", 1000, 100)

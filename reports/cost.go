@@ -130,19 +130,19 @@ func writeCostGrid(buf *bytes.Buffer, c comparison) {
 			continue
 		}
 		if !wrote {
-			buf.WriteString("== cost: billed dollars, share of the billed input read from the prompt cache (--details: every strategy's) ==\n")
+			buf.WriteString("== cost: billed dollars (share of the input read from cache; --details: all) ==\n")
 			wrote = true
 		}
 		run := func(name string, r *ledger.Result) string {
-			return name + " " + formatUSD(r.Cost.BilledUSD) + " (" + formatShare(r.Cost.CacheHitRatio) + " cached)"
+			return name + " " + formatUSD(r.Cost.BilledUSD) + " (" + formatShare(r.Cost.CacheHitRatio) + ")"
 		}
 		line := sc + ": "
 		if same {
-			line += "every strategy " + formatUSD(lo.Cost.BilledUSD) + " (" + formatShare(lo.Cost.CacheHitRatio) + " cached)"
+			line += "every strategy " + formatUSD(lo.Cost.BilledUSD) + " (" + formatShare(lo.Cost.CacheHitRatio) + ")"
 		} else {
 			line += "cheapest " + run(loName, lo) + ", dearest " + run(hiName, hi)
 		}
-		writeWrapped(buf, texttable.Plain(line), texttable.MaxWidth-2)
+		writeWrapped(buf, texttable.Plain(line), c.width-2)
 	}
 	if wrote {
 		buf.WriteByte('\n')

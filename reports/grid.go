@@ -2,10 +2,10 @@ package reports
 
 import (
 	"bytes"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
-	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
 )
 
@@ -18,21 +18,26 @@ var outcomeMarks = map[ledger.Outcome]string{
 	ledger.OutcomeCancelled: "cancel",
 }
 
-// winnerMark follows the cell of the verdict's winner.
+// winnerMark follows the cell of the verdict's winner and of each
+// strategy tied with it.
 const winnerMark = "*"
 
 // turnGridNote and fleetGridNote explain the grids' cells.
 const (
 	turnGridNote = "Each cell: the outcome (ok success, fail failed, trunc truncated, abort aborted, cancel cancelled) " +
-		"and the attempts; * the verdict's winner; " + noValue + " not run."
-	fleetGridNote = "Each cell: turns succeeded/turns and the attempts; * the best fleet; " + noValue + " not run."
+		"and the attempts; * the verdict's winner (each, in a tie); " + noValue + " not run."
+	fleetGridNote = "Each cell: turns succeeded/turns and the attempts; * the best fleet (each, in a tie); " + noValue + " not run."
 )
 
 // gridRows are the grid of the fleets (fleet) or of the single turns: a
 // row per scenario, a column per strategy shown, each cell the outcome
 // mark and the attempts (a fleet: turns succeeded/turns and attempts), the
 // verdict's winner marked.
-func (c comparison) gridRows(fleet bool) (header []string, rows [][]string) {
+//
+// With differing, only the scenarios where the strategies differ get a row
+// (the text table's default view, which names the others in a line of
+// their own).
+func (c comparison) gridRows(fleet, differing bool) (header []string, rows [][]string) {
 	var cols []string
 	for _, s := range c.strategies {
 		if (fleet && c.hasFleetRun[s]) || (!fleet && c.hasTurnRun[s]) {
@@ -41,7 +46,7 @@ func (c comparison) gridRows(fleet bool) (header []string, rows [][]string) {
 	}
 	header = append([]string{"scenario"}, cols...)
 	for _, v := range c.verdicts {
-		if v.fleet != fleet {
+		if v.fleet != fleet || (differing && !c.differs(v)) {
 			continue
 		}
 		row := []string{v.Scenario}
@@ -58,7 +63,7 @@ func (c comparison) gridRows(fleet bool) (header []string, rows [][]string) {
 			} else {
 				cell = orNoValue(outcomeMarks[r.Outcome]) + " " + formatInt(int64(r.Attempts))
 			}
-			if s == v.Winner {
+			if slices.Contains(v.first(), s) {
 				cell += winnerMark
 			}
 			row = append(row, cell)
@@ -72,10 +77,10 @@ func (c comparison) gridRows(fleet bool) (header []string, rows [][]string) {
 const gridGap = "  "
 
 // writeGrid draws a grid as plain columns two spaces apart, every line
-// within [texttable.MaxWidth]: each strategy's name is broken after its
+// within maxWidth: each strategy's name is broken after its
 // hyphens to fit its column, and strategies that do not fit beside the
 // scenario column go to another group below, which repeats it.
-func writeGrid(buf *bytes.Buffer, header []string, rows [][]string) {
+func writeGrid(buf *bytes.Buffer, header []string, rows [][]string, maxWidth int) {
 	header, rows = plainRows(header), plainTable(rows)
 	width := func(col int) int {
 		w := 0
@@ -97,12 +102,12 @@ func writeGrid(buf *bytes.Buffer, header []string, rows [][]string) {
 		for _, p := range pieces {
 			w = max(w, utf8.RuneCountInString(p))
 		}
-		w = min(w, texttable.MaxWidth-key-len(gridGap))
+		w = min(w, maxWidth-key-len(gridGap))
 		cols = append(cols, column{index: i, width: w, name: joinPieces(pieces, w)})
 	}
 	for len(cols) > 0 {
 		used, n := key, 0
-		for n < len(cols) && (n == 0 || used+len(gridGap)+cols[n].width <= texttable.MaxWidth) {
+		for n < len(cols) && (n == 0 || used+len(gridGap)+cols[n].width <= maxWidth) {
 			used += len(gridGap) + cols[n].width
 			n++
 		}

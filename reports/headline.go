@@ -26,19 +26,24 @@ func (c comparison) headline(opts Options) []string {
 		var costs []string
 		for _, s := range order {
 			t := c.turns[s]
-			if s == c.ref || t.ratioAttempts.n == 0 {
+			if s == c.ref {
 				continue
 			}
-			if len(costs) == 0 {
-				costs = append(costs, fmt.Sprintf("%s makes %s the attempts and submits %s the input tokens", s,
-					t.ratioAttempts, t.ratioTokens))
-				continue
+			over := fmt.Sprintf(" over %s%s", formatInt(int64(t.ratioAttempts.n)), failedNote(t.runs, t.successes))
+			switch {
+			case t.ratioAttempts.n == 0:
+				costs = append(costs, fmt.Sprintf("%s none%s", s, failedNote(t.runs, t.successes)))
+			case len(costs) == 0:
+				costs = append(costs, fmt.Sprintf("%s makes %s the attempts and submits %s the input tokens%s", s,
+					t.ratioAttempts, t.ratioTokens, over))
+			default:
+				costs = append(costs, fmt.Sprintf("%s %s and %s%s", s, t.ratioAttempts, t.ratioTokens, over))
 			}
-			costs = append(costs, fmt.Sprintf("%s %s and %s", s, t.ratioAttempts, t.ratioTokens))
 		}
 		if len(costs) > 0 {
-			lines = append(lines, fmt.Sprintf("Against %s (geometric mean of per-scenario ratios): %s.", c.ref,
-				strings.Join(costs, "; ")))
+			ref := c.turns[c.ref]
+			lines = append(lines, fmt.Sprintf("Against %s%s, over the scenarios where both succeeded (geometric means of the ratios): %s.",
+				c.ref, failedNote(ref.runs, ref.successes), strings.Join(costs, "; ")))
 		}
 		if line := c.billedLine(order); line != "" {
 			lines = append(lines, line)
@@ -61,6 +66,9 @@ func (c comparison) headline(opts Options) []string {
 		if len(none) > 0 {
 			line += "; " + strings.Join(none, ", ") + " in none"
 		}
+		if n := c.fleetTies(); n > 0 {
+			line += fmt.Sprintf(" (%d %s, counted for each)", n, plural(n, "tie", "ties"))
+		}
 		lines = append(lines, line+".")
 	}
 	if s := budgetStatus(opts); s != "" {
@@ -69,17 +77,30 @@ func (c comparison) headline(opts Options) []string {
 	return lines
 }
 
+// fleetTies counts the fleets whose first place is shared.
+func (c comparison) fleetTies() int {
+	n := 0
+	for _, v := range c.verdicts {
+		if v.fleet && len(v.Tied) > 0 {
+			n++
+		}
+	}
+	return n
+}
+
 // billedLine ranks the strategies by the dollars billed on the priced
 // single-turn scenarios — the geometric mean of each scenario's bill over
-// the reference's — after the best outcomes reached on them, as a verdict
-// puts success first: a strategy that stops cheaply never ranks before
-// one that reached the best outcome more often. A tie keeps order's
-// order. Empty when no scenario was billed.
+// the reference's, over those where both succeeded, with the number of
+// them and the strategy's failures beside it — after the best outcomes
+// reached on them, as a verdict puts success first: a strategy that stops
+// cheaply never ranks before one that reached the best outcome more
+// often, and its cheap failures are no saving. A tie keeps order's order.
+// Empty when no scenario was billed.
 func (c comparison) billedLine(order []string) string {
 	if c.pricedCount == 0 {
 		return ""
 	}
-	ranked := slices.DeleteFunc(slices.Clone(order), func(s string) bool { return c.turns[s].ratioBilled.n == 0 })
+	ranked := slices.DeleteFunc(slices.Clone(order), func(s string) bool { return c.turns[s].pricedRuns == 0 })
 	if len(ranked) == 0 {
 		return ""
 	}
@@ -91,9 +112,15 @@ func (c comparison) billedLine(order []string) string {
 	})
 	parts := make([]string, len(ranked))
 	for i, s := range ranked {
-		parts[i] = s + " " + c.turns[s].ratioBilled.String()
+		t := c.turns[s]
+		if t.ratioBilled.n == 0 {
+			parts[i] = s + " none" + failedNote(t.pricedRuns, t.pricedSuccesses)
+			continue
+		}
+		parts[i] = fmt.Sprintf("%s %s over %s%s", s, t.ratioBilled, formatInt(int64(t.ratioBilled.n)),
+			failedNote(t.pricedRuns, t.pricedSuccesses))
 	}
-	return fmt.Sprintf("Billed vs %s, %d priced %s: %s.",
+	return fmt.Sprintf("Billed vs %s, %d priced %s, over those where both succeeded: %s.",
 		c.ref, c.pricedCount, plural(c.pricedCount, "scenario", "scenarios"), strings.Join(parts, ", "))
 }
 

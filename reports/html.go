@@ -83,7 +83,7 @@ func HTML(w io.Writer, rep ledger.Report, opts Options) error {
 			fmt.Fprintf(&b, "<p class=\"note\">%s</p>\n</section>\n", esc(fleetSummaryNote))
 		}
 		for _, fleet := range []bool{false, true} {
-			header, rows := c.gridRows(fleet)
+			header, rows := c.gridRows(fleet, false)
 			if len(rows) == 0 {
 				continue
 			}

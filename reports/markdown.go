@@ -152,7 +152,7 @@ func writeMarkdownSummary(buf *bytes.Buffer, c comparison) {
 		buf.WriteString("\n_" + markdownText(fleetSummaryNote) + "_\n\n")
 	}
 	for _, fleet := range []bool{false, true} {
-		header, rows := c.gridRows(fleet)
+		header, rows := c.gridRows(fleet, false)
 		if len(rows) == 0 {
 			continue
 		}

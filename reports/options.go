@@ -1,5 +1,7 @@
 package reports
 
+import "github.com/faultbench/faultbench/internal/texttable"
+
 // Options shape the rendered report. The zero value is ready to use.
 type Options struct {
 	// Strategies is the column order. Strategies named here come first, in
@@ -51,4 +53,24 @@ type Options struct {
 	// SummaryOnly leaves the grid and the scenarios out of the text table
 	// and of Markdown.
 	SummaryOnly bool
+	// Width is the widest line of the text table, in runes: its tables are
+	// cut into parts and its grids into groups to fit, its prose wrapped.
+	// 0 means [texttable.MaxWidth] (120); below [MinWidth] counts as
+	// MinWidth. The command line passes the terminal's width (COLUMNS, else
+	// the terminal's own, else 100).
+	Width int
+}
+
+// MinWidth is the narrowest text table drawn: 40 columns.
+const MinWidth = 40
+
+// width is opts.Width as the text table applies it.
+func (o Options) width() int {
+	switch {
+	case o.Width <= 0:
+		return texttable.MaxWidth
+	case o.Width < MinWidth:
+		return MinWidth
+	}
+	return o.Width
 }

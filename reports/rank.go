@@ -19,23 +19,23 @@ const hindsightStrategy = "hindsight"
 // strategies. A strategy that failed, was truncated or aborted never ranks
 // before one that succeeded.
 const TurnRule = "success before any other outcome, then fewest attempts, then fewest submitted input tokens, " +
-	"then least wait (retry waits and holds); a tie goes to the strategy listed first"
+	"then least wait (retry waits and holds); strategies that tie share the first place"
 
 // FleetRule is the order in which a scenario with a workload ranks its
 // strategies: the work done, then its cost to the provider.
 const FleetRule = "most turns succeeded, then fewest attempts, then fewest wasted input tokens; " +
-	"a tie goes to the strategy listed first"
+	"strategies that tie share the first place"
 
 // PricedTurnRule is TurnRule for a scenario with prices (docs/cost.md):
 // the dollars billed decide before the attempts. Success still comes
 // first: a cheap failure never ranks before a success.
 const PricedTurnRule = "success before any other outcome, then least billed dollars, then fewest attempts, " +
-	"then fewest submitted input tokens, then least wait (retry waits and holds); a tie goes to the strategy listed first"
+	"then fewest submitted input tokens, then least wait (retry waits and holds); strategies that tie share the first place"
 
 // PricedFleetRule is FleetRule for a fleet with prices: the dollars
 // billed decide after the turns succeeded.
 const PricedFleetRule = "most turns succeeded, then least billed dollars, then fewest attempts, " +
-	"then fewest wasted input tokens; a tie goes to the strategy listed first"
+	"then fewest wasted input tokens; strategies that tie share the first place"
 
 // BestOutcomeRule says which runs of a scenario reach the best outcome the
 // scenario allows.
@@ -46,8 +46,14 @@ const BestOutcomeRule = "success when any strategy of the run succeeded on the s
 // (hindsight's row left out), as the JSON's "verdicts" list holds it.
 type ScenarioVerdict struct {
 	Scenario string `json:"scenario"`
-	// Winner ranks first by Rule.
+	// Winner ranks first by Rule: of the strategies that tie for first
+	// place, the one listed first.
 	Winner string `json:"winner"`
+	// Tied are the strategies that tie the winner exactly by Rule, in the
+	// order of Ranking: they share the first place, and every count and
+	// mark that names the winner names them too, so that the order of
+	// --strategies decides nothing. Left out when none does.
+	Tied []string `json:"tied,omitempty"`
 	// Fastest, for a fleet, is the strategy with the shortest makespan
 	// among those with the winner's turns succeeded, when it is not the
 	// winner; left out otherwise.
@@ -167,6 +173,12 @@ func verdictOf(g grouped, scenario string) (ScenarioVerdict, bool) {
 	slices.SortStableFunc(names, func(a, b string) int { return compare(cell(a), cell(b)) })
 	v := ScenarioVerdict{Scenario: scenario, Winner: names[0], Ranking: names, Rule: rule, fleet: fleet, priced: priced}
 	win := cell(names[0])
+	for _, s := range names[1:] {
+		if compare(cell(s), win) != 0 {
+			break
+		}
+		v.Tied = append(v.Tied, s)
+	}
 	for _, s := range names {
 		r := cell(s)
 		switch {
@@ -196,6 +208,19 @@ func verdictOf(g grouped, scenario string) (ScenarioVerdict, bool) {
 	return v, true
 }
 
+// first are the strategies that share the first place: the winner and
+// those tied with it.
+func (v ScenarioVerdict) first() []string { return append([]string{v.Winner}, v.Tied...) }
+
+// firstName names the first place: the winner, or the strategies tied for
+// it ("classify, blind (tied)").
+func (v ScenarioVerdict) firstName() string {
+	if len(v.Tied) == 0 {
+		return v.Winner
+	}
+	return strings.Join(v.first(), ", ") + " (tied)"
+}
+
 // verdicts ranks every scenario of g, in order.
 func verdicts(g grouped) []ScenarioVerdict {
 	var out []ScenarioVerdict
@@ -208,8 +233,8 @@ func verdicts(g grouped) []ScenarioVerdict {
 }
 
 // Verdicts ranks the strategies of every scenario of rep, scenarios in
-// order of first appearance and ties going to the strategy that appears
-// first: what the JSON's "verdicts" list holds. Two results for the same
+// order of first appearance, strategies that tie in order of appearance
+// and named in Tied: what the JSON's "verdicts" list holds. Two results for the same
 // scenario and strategy are an error.
 func Verdicts(rep ledger.Report) ([]ScenarioVerdict, error) {
 	g, err := group(rep.Results, nil)
@@ -237,17 +262,18 @@ func verdictLine(g grouped, v ScenarioVerdict) string {
 	if win.Outcome != ledger.OutcomeSuccess {
 		b.WriteString("no strategy succeeded; the cheapest stop: ")
 	}
-	fmt.Fprintf(&b, "%s: %s %s %s %s", v.Winner, orNoValue(string(win.Outcome)), inOrAfter(win),
+	fmt.Fprintf(&b, "%s: %s %s %s %s", v.firstName(), orNoValue(string(win.Outcome)), inOrAfter(win),
 		formatInt(int64(win.Attempts)), plural(win.Attempts, "attempt", "attempts"))
 	if v.priced {
 		fmt.Fprintf(&b, ", billed %s", formatUSD(billedUSD(win)))
 	}
-	if len(v.Ranking) > 1 {
-		if next := cell(v.Ranking[1]); next.Outcome == win.Outcome && billedUSD(next) == billedUSD(win) && next.Attempts == win.Attempts {
+	rest := v.Ranking[len(v.first()):]
+	if len(rest) > 0 {
+		if next := cell(rest[0]); next.Outcome == win.Outcome && billedUSD(next) == billedUSD(win) && next.Attempts == win.Attempts {
 			fmt.Fprintf(&b, " (%s input tokens, %s wait)", formatInt(int64(win.SubmittedInputTokens)), formatWait(heldMS(win)))
 		}
 	}
-	b.WriteString(othersByOutcome(cell, v.Ranking[1:]))
+	b.WriteString(othersByOutcome(cell, rest))
 	return b.String()
 }
 
@@ -305,7 +331,7 @@ func fleetVerdictLine(cell func(string) ledger.Result, v ScenarioVerdict) string
 	win, ww := cell(v.Winner), workloadOf(cell(v.Winner))
 	var b strings.Builder
 	fmt.Fprintf(&b, "verdict: best fleet %s: %s turns succeeded in %s %s, %s wasted input tokens, makespan %s",
-		v.Winner, turns(v.Winner), formatInt(int64(win.Attempts)), plural(win.Attempts, "attempt", "attempts"),
+		v.firstName(), turns(v.Winner), formatInt(int64(win.Attempts)), plural(win.Attempts, "attempt", "attempts"),
 		formatInt(int64(ww.WastedInputTokens)), formatWait(ww.MakespanMS))
 	if v.priced {
 		fmt.Fprintf(&b, ", billed %s", formatUSD(billedUSD(win)))
@@ -316,7 +342,7 @@ func fleetVerdictLine(cell func(string) ledger.Result, v ScenarioVerdict) string
 			formatInt(int64(f.Attempts)), formatWait(workloadOf(f).MakespanMS))
 	}
 	var others []string
-	for _, s := range v.Ranking[1:] {
+	for _, s := range v.Ranking[len(v.first()):] {
 		if s != v.Fastest {
 			others = append(others, s+" "+turns(s))
 		}

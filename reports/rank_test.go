@@ -95,7 +95,8 @@ var _ = Describe("the verdict of a priced scenario", func() {
 		}
 		g, _ := group(rep.Results, nil)
 		Expect(compare(g, "").headline(Options{})).To(ContainElement(
-			"Billed vs classify, 2 priced scenarios: marker 0.5x, classify 1.0x, quitter 0.05x."))
+			"Billed vs classify, 2 priced scenarios, over those where both succeeded: marker 0.5x over 2, classify 1.0x over 2, "+
+				"quitter none (2/2 failed)."), "a cheap failure is no saving: no ratio, its failures named")
 		unpriced := fixtureReport()
 		g, _ = group(unpriced.Results, nil)
 		Expect(compare(g, "").headline(Options{})).NotTo(ContainElement(ContainSubstring("Billed")))
@@ -129,7 +130,8 @@ var _ = Describe("the verdict", func() {
 		Expect(v.Winner).To(Equal("classify"))
 		Expect(v.Best).To(Equal([]string{"classify", "sdk-openai"}))
 		g, _ := group(rep.Results, nil)
-		Expect(verdictLine(g, v)).To(HavePrefix("verdict: no strategy succeeded; the cheapest stop: classify: failed after 1 attempt"))
+		Expect(v.Tied).To(Equal([]string{"sdk-openai"}))
+		Expect(verdictLine(g, v)).To(HavePrefix("verdict: no strategy succeeded; the cheapest stop: classify, sdk-openai (tied): failed after 1 attempt"))
 		c := compare(g, "")
 		Expect(c.turns["classify"].best).To(Equal(int64(1)))
 		Expect(c.turns["blind"].best).To(BeZero())
@@ -206,8 +208,8 @@ var _ = Describe("the summary of single turns", func() {
 		rep := ledger.Report{}
 		for i := range 9 { // nine scenarios where blind sends twice classify's attempts
 			sc := fmt.Sprintf("s%d", i)
-			rep.Results = append(rep.Results, turnRun(sc, "blind", ledger.OutcomeFailed, 2, 200, 0),
-				turnRun(sc, "classify", ledger.OutcomeFailed, 1, 100, 0))
+			rep.Results = append(rep.Results, turnRun(sc, "blind", ledger.OutcomeSuccess, 2, 200, 0),
+				turnRun(sc, "classify", ledger.OutcomeSuccess, 1, 100, 0))
 		}
 		// One scenario where classify sends a hundred times as many.
 		rep.Results = append(rep.Results, turnRun("big", "blind", ledger.OutcomeSuccess, 1, 100, 0),
@@ -217,6 +219,20 @@ var _ = Describe("the summary of single turns", func() {
 		// Totals: blind 19 attempts, classify 109 — 0.17x; per scenario, 2x
 		// nine times and 0.01x once: 2^0.9 × 0.01^0.1 ≈ 1.2x.
 		Expect(c.turns["blind"].ratioAttempts.String()).To(Equal("1.2x"))
+	})
+
+	It("takes a ratio only where both succeeded, so that no failure reads as a saving", func() {
+		rep := ledger.Report{Results: []ledger.Result{
+			turnRun("ok", "blind", ledger.OutcomeSuccess, 4, 400, 0), turnRun("ok", "classify", ledger.OutcomeSuccess, 2, 200, 0),
+			// blind's cheap failure: a ratio of 0.5x if it counted.
+			turnRun("dear", "blind", ledger.OutcomeFailed, 1, 100, 0), turnRun("dear", "classify", ledger.OutcomeSuccess, 2, 200, 0),
+		}}
+		g, _ := group(rep.Results, nil)
+		c := compare(g, "")
+		Expect(c.turns["blind"].ratioAttempts.String()).To(Equal("2.0x"))
+		Expect(c.headline(Options{})).To(ContainElement(
+			"Against classify, over the scenarios where both succeeded (geometric means of the ratios): " +
+				"blind makes 2.0x the attempts and submits 2.0x the input tokens over 1 (1/2 failed)."))
 	})
 })
 

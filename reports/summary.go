@@ -2,6 +2,7 @@ package reports
 
 import (
 	"math"
+	"slices"
 	"strconv"
 
 	"github.com/faultbench/faultbench/ledger"
@@ -70,14 +71,18 @@ func (m geomean) value() float64 {
 
 // turnTotals is what one strategy did over the single-turn scenarios.
 type turnTotals struct {
-	runs, best, successes                 int64
-	attempts, waitMS, holdMS              int64
-	submitted                             int64
+	runs, best, successes    int64
+	attempts, waitMS, holdMS int64
+	submitted                int64
+	// The ratios to the reference are over the scenarios where both
+	// succeeded (bothSucceeded): a cheap failure is no saving.
 	ratioAttempts, ratioWait, ratioTokens geomean
-	// ratioBilled and pricedBest are over the priced scenarios only: the
-	// geometric mean of the bills' ratios, and the best outcomes reached.
-	ratioBilled geomean
-	pricedBest  int64
+	// ratioBilled, pricedBest, pricedRuns and pricedSuccesses are over the
+	// priced scenarios only: the geometric mean of the bills' ratios where
+	// both succeeded, the best outcomes reached, the runs and the
+	// successes.
+	ratioBilled                             geomean
+	pricedBest, pricedRuns, pricedSuccesses int64
 }
 
 // fleetTotals is what one strategy did over the fleets.
@@ -98,6 +103,7 @@ type comparison struct {
 	turnCount   int // single-turn scenarios ranked
 	pricedCount int // of them, those with a bill
 	fleetCount  int
+	width       int // the text table's widest line (Options.width)
 	turns       map[string]*turnTotals
 	fleets      map[string]*fleetTotals
 	hasFleetRun map[string]bool
@@ -132,7 +138,7 @@ func compare(g grouped, want string) comparison {
 				t := c.fleets[s]
 				c.hasFleetRun[s] = true
 				t.fleets++
-				if s == v.Winner {
+				if slices.Contains(v.first(), s) {
 					t.wins++
 				}
 				t.turns += int64(w.Turns)
@@ -163,14 +169,21 @@ func compare(g grouped, want string) comparison {
 					t.pricedBest++
 				}
 			}
-			if r.Outcome == ledger.OutcomeSuccess {
+			success := r.Outcome == ledger.OutcomeSuccess
+			if success {
 				t.successes++
+			}
+			if v.priced {
+				t.pricedRuns++
+				if success {
+					t.pricedSuccesses++
+				}
 			}
 			t.attempts += int64(r.Attempts)
 			t.waitMS += r.WaitMS
 			t.holdMS += r.HoldMS
 			t.submitted += int64(r.SubmittedInputTokens)
-			if hasRef {
+			if hasRef && bothSucceeded(r, ref) {
 				t.ratioAttempts.add(float64(r.Attempts), float64(ref.Attempts))
 				t.ratioTokens.add(float64(r.SubmittedInputTokens), float64(ref.SubmittedInputTokens))
 				t.ratioWait.add(float64(heldMS(r)+waitFloorMS), float64(heldMS(ref)+waitFloorMS))
@@ -181,6 +194,22 @@ func compare(g grouped, want string) comparison {
 		}
 	}
 	return c
+}
+
+// bothSucceeded reports whether a run and the reference's run of the same
+// scenario both succeeded: only then is a ratio of their costs one of two
+// recoveries, and not of a recovery and a cheap failure.
+func bothSucceeded(r, ref ledger.Result) bool {
+	return r.Outcome == ledger.OutcomeSuccess && ref.Outcome == ledger.OutcomeSuccess
+}
+
+// failedNote is the count of runs that did not succeed beside a ratio,
+// " (2/5 failed)"; empty when every run succeeded.
+func failedNote(runs, successes int64) string {
+	if runs == successes {
+		return ""
+	}
+	return " (" + formatInt(runs-successes) + "/" + formatInt(runs) + " failed)"
 }
 
 // turnHeader and turnRows are the single-turn summary table: a row per
@@ -242,8 +271,9 @@ func (c comparison) fleetRows() [][]string {
 // turnNote and fleetNote explain the summary tables' columns.
 func (c comparison) turnNote() string {
 	return "best outcome: runs that reached the best outcome their scenario allows: " + BestOutcomeRule +
-		". vs " + c.ref + ": the geometric mean over the scenarios both ran of each scenario's ratio to " + c.ref +
-		"'s (wait with holds, 1s added to both sides), so that no one scenario decides it; " + noValue + " where none is defined."
+		". vs " + c.ref + ": the geometric mean, over the scenarios where both succeeded, of each scenario's ratio to " + c.ref +
+		"'s (wait with holds, 1s added to both sides): no one scenario decides it, no failure reads as a saving; " +
+		noValue + " where none is defined."
 }
 
 const fleetSummaryNote = "Fleets are summed apart from single turns: a fleet is many turns, not one scenario. " +

@@ -47,15 +47,19 @@ func Table(w io.Writer, rep ledger.Report, opts Options) error {
 	}
 	exp := expectations(opts.Expectations)
 	c := compare(g, opts.Reference)
+	c.width = opts.width()
 
 	var buf bytes.Buffer
 	if len(rep.Results) == 0 {
 		buf.WriteString("No results.\n\n")
 	} else {
 		for _, line := range c.headline(opts) {
-			writeWrapped(&buf, texttable.Plain(line), texttable.MaxWidth-2)
+			writeWrapped(&buf, texttable.Plain(line), c.width-2)
 		}
 		buf.WriteByte('\n')
+		if !opts.SummaryOnly && !opts.Details && len(opts.Scenarios) == 0 {
+			writeDifferences(&buf, c)
+		}
 		if err := writeSummary(&buf, c); err != nil {
 			return err
 		}
@@ -107,21 +111,51 @@ func writeSummary(buf *bytes.Buffer, c comparison) error {
 		if hasRegret(c.g) {
 			header = append(header, regretHeader...)
 		}
-		if err := render(buf, splitHeader(header), rows); err != nil {
+		if err := renderFit(buf, splitHeader(header), rows, c.width); err != nil {
 			return err
 		}
-		buf.WriteString(wrapLines(c.turnNote()))
+		buf.WriteString(wrapLines(c.turnNote(), c.width))
 		buf.WriteByte('\n')
 	}
 	if rows := c.fleetRows(); len(rows) > 0 {
 		buf.WriteString("== summary: fleets ==\n\n")
-		if err := render(buf, splitHeader(c.fleetHeader()), rows); err != nil {
+		if err := renderFit(buf, splitHeader(c.fleetHeader()), rows, c.width); err != nil {
 			return err
 		}
-		buf.WriteString(wrapLines(fleetSummaryNote))
+		buf.WriteString(wrapLines(fleetSummaryNote, c.width))
 		buf.WriteByte('\n')
 	}
 	return nil
+}
+
+// renderFit draws a summary table within width by leaving out its last
+// columns, as many as it must (never the first two), rather than cut it
+// into parts; a line under it names the columns left out.
+func renderFit(buf *bytes.Buffer, header []string, rows [][]string, width int) error {
+	keep := len(header)
+	for {
+		var out bytes.Buffer
+		h := header[:keep]
+		r := make([][]string, len(rows))
+		for i, row := range rows {
+			r[i] = row[:min(keep, len(row))]
+		}
+		if err := render(&out, h, r, 1<<20); err != nil {
+			return err
+		}
+		if texttable.Width(out.Bytes()) <= width || keep <= 2 {
+			buf.Write(out.Bytes())
+			if keep < len(header) {
+				var names []string
+				for _, name := range header[keep:] {
+					names = append(names, strings.ReplaceAll(name, "\n", " "))
+				}
+				buf.WriteString(wrapLines(fmt.Sprintf("Left out to fit %d columns (COLUMNS): %s.", width, strings.Join(names, ", ")), width))
+			}
+			return nil
+		}
+		keep--
+	}
 }
 
 // splitHeader breaks each header at its spaces, one word a line, which
@@ -134,17 +168,18 @@ func splitHeader(header []string) []string {
 	return out
 }
 
-// wrapLines wraps a note at the description width, a newline after each
-// line.
-func wrapLines(s string) string {
-	return strings.Join(wrapText(texttable.Plain(s), DescriptionWidth), "\n") + "\n"
+// wrapLines wraps a note two columns inside the table's width, a newline
+// after each line.
+func wrapLines(s string, width int) string {
+	return strings.Join(wrapText(texttable.Plain(s), width-2), "\n") + "\n"
 }
 
 // writeDetails writes the grids and then the scenarios in detail, as
 // [Table] says.
 func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Expectation) error {
 	for _, fleet := range []bool{false, true} {
-		header, rows := c.gridRows(fleet)
+		differing := !opts.Details && len(opts.Scenarios) == 0
+		header, rows := c.gridRows(fleet, differing)
 		if len(rows) == 0 {
 			continue
 		}
@@ -155,8 +190,14 @@ func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Exp
 		} else {
 			buf.WriteString("== grid: single turns ==\n\n")
 		}
-		writeGrid(buf, header, rows)
-		buf.WriteString(wrapLines(note))
+		writeGrid(buf, header, rows, c.width)
+		switch {
+		case differing && fleet:
+			note += " Rows: the fleets where the strategies differ (--details: all)."
+		case differing:
+			note += " Rows: the scenarios where the strategies differ; --details shows all, with every scenario's cost table, --scenario NAME the named ones'."
+		}
+		buf.WriteString(wrapLines(note, c.width))
 		buf.WriteByte('\n')
 	}
 	writeCostGrid(buf, c)
@@ -178,14 +219,14 @@ func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Exp
 			}
 		}
 	default:
-		writeDifferences(buf, c)
+		// The grids' notes say what --details and --scenario add.
 	}
 	return nil
 }
 
 // writeDifferences writes, for each scenario where the strategies differ
-// (see comparison.differs), its name and its verdict, then names the
-// scenarios where they agree.
+// (see comparison.differs), its short entry (differenceLine), then names
+// the scenarios where they agree.
 func writeDifferences(buf *bytes.Buffer, c comparison) {
 	var same []string
 	wrote := false
@@ -198,17 +239,15 @@ func writeDifferences(buf *bytes.Buffer, c comparison) {
 			buf.WriteString("== where the strategies differ ==\n\n")
 			wrote = true
 		}
-		writeWrapped(buf, texttable.Plain(v.Scenario+": "+strings.TrimPrefix(verdictLine(c.g, v), "verdict: ")), texttable.MaxWidth-2)
-	}
-	if wrote {
-		buf.WriteByte('\n')
+		writeWrapped(buf, texttable.Plain(differenceLine(c.g, v)), c.width-2)
 	}
 	if len(same) > 0 {
 		writeWrapped(buf, texttable.Plain(fmt.Sprintf("Every strategy reached the best outcome at comparable cost (within 2x) on %d %s: %s.",
-			len(same), plural(len(same), "scenario", "scenarios"), strings.Join(same, ", "))), texttable.MaxWidth-2)
+			len(same), plural(len(same), "scenario", "scenarios"), strings.Join(same, ", "))), c.width-2)
+	}
+	if wrote || len(same) > 0 {
 		buf.WriteByte('\n')
 	}
-	buf.WriteString("--details prints every scenario's cost table, --scenario NAME the named ones'.\n\n")
 }
 
 // grouped is the results arranged for rendering: scenarios and strategies in
@@ -391,11 +430,11 @@ func writeScenario(buf *bytes.Buffer, c comparison, scenario string, opts Option
 	}
 	buf.WriteByte('\n')
 	header, rows, notes := scenarioRows(g, scenario, opts.AllRows, exp)
-	if err := render(buf, header, rows); err != nil {
+	if err := render(buf, header, rows, c.width); err != nil {
 		return err
 	}
 	for _, n := range notes {
-		for i, line := range wrapText(texttable.Plain(n), texttable.MaxWidth-4) {
+		for i, line := range wrapText(texttable.Plain(n), c.width-4) {
 			if i > 0 {
 				line = "    " + line
 			}
@@ -403,7 +442,7 @@ func writeScenario(buf *bytes.Buffer, c comparison, scenario string, opts Option
 		}
 	}
 	if v, ok := verdictOf(g, scenario); ok {
-		writeWrapped(buf, texttable.Plain(verdictLine(g, v)), texttable.MaxWidth-2)
+		writeWrapped(buf, texttable.Plain(verdictLine(g, v)), c.width-2)
 	}
 	return nil
 }
@@ -484,10 +523,9 @@ func plainTable(rows [][]string) [][]string {
 }
 
 // render draws one ASCII table: the first column left-aligned, the others
-// (numbers) right-aligned, headers as written, cut to fit
-// [texttable.MaxWidth].
-func render(buf *bytes.Buffer, header []string, rows [][]string) error {
-	return renderAligned(buf, header, rows, 1)
+// (numbers) right-aligned, headers as written, cut to fit width.
+func render(buf *bytes.Buffer, header []string, rows [][]string, width int) error {
+	return texttable.Render(buf, texttable.Table{Header: plainRows(header), Rows: plainTable(rows), Keys: 1, Left: 1, Width: width})
 }
 
 // renderAligned draws one ASCII table whose first left columns are

@@ -210,7 +210,22 @@ type Respond struct {
 	// the real APIs' misses do (docs/cost.md); alone, the rule answers
 	// with a complete answer.
 	Cache string `yaml:"cache"`
+	// EarlyRetry says what becomes of a request that comes before the
+	// wait a 429, 503 or 529 of the rule asked for (retry-after,
+	// retry-after-ms, the rate-limit reset headers, Gemini's RetryInfo)
+	// has passed, on the same model: EarlyRetryRefused (the default,
+	// when empty) answers it with the same error, asking for the wait
+	// that is left, as a real limiter does, and does not use the rule;
+	// EarlyRetryScripted hands it to the script like any request.
+	EarlyRetry string `yaml:"early_retry"`
 }
+
+// The answers a request before a scripted wait is over can get
+// (Respond.EarlyRetry).
+const (
+	EarlyRetryRefused  = "refused"
+	EarlyRetryScripted = "scripted"
+)
 
 // The quotas a Gemini 429 can name (Respond.Quota).
 const (

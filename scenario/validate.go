@@ -390,6 +390,12 @@ func (v *validator) respond(path string, r Respond) {
 	case r.Cache != "" && r.Status != 0:
 		v.errorf(path+".cache", "only goes with an answer (ok: true, a fault or tool_use), not a status")
 	}
+	switch {
+	case r.EarlyRetry != "" && r.EarlyRetry != EarlyRetryRefused && r.EarlyRetry != EarlyRetryScripted:
+		v.errorf(path+".early_retry", "%s is not an answer to an early retry; use %s or %s", quote(r.EarlyRetry), EarlyRetryRefused, EarlyRetryScripted)
+	case r.EarlyRetry != "" && r.Status == 0:
+		v.errorf(path+".early_retry", "only goes with a status (a 429, 503 or 529 that asks for a wait)")
+	}
 	switch r.Quota {
 	case "", QuotaPerMinute, QuotaPerDay:
 	default:

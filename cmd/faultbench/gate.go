@@ -195,6 +195,7 @@ func publish(ctx context.Context, stdout, stderr io.Writer, o outputFlags, g gat
 		opts.Baseline = &cmp
 	}
 	o.apply(&opts)
+	opts.Width = outputWidth(stdout, o.out)
 	var buf bytes.Buffer
 	if err := reports.Write(&buf, o.format, rep, opts); err != nil {
 		return fmt.Errorf("render report: %w", err)

@@ -36,7 +36,7 @@ func TestRunDefaultSuiteFitsAndNeverCrownsAFailure(t *testing.T) {
 	if n := strings.Count(table, "\n"); n > 330 {
 		t.Errorf("the default table is %d lines, more than 330", n)
 	}
-	for _, want := range []string{"Single turns, ", "\nAgainst classify ", "\nFleets, ", "== summary: single turns ==",
+	for _, want := range []string{"Single turns, ", "\nAgainst classify", "\nFleets, ", "== summary: single turns ==",
 		"== summary: fleets ==", "== grid: single turns ==", "== grid: fleets ==", "| blind ", "| classify "} {
 		if !strings.Contains(table, want) {
 			t.Errorf("the table lacks %q", want)

@@ -3,10 +3,12 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 
 	"github.com/spf13/cobra"
 
 	"github.com/faultbench/faultbench/recovery"
+	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
 func newValidateCmd(stdout io.Writer) *cobra.Command {
@@ -30,6 +32,9 @@ and any other is said to be not checked.`,
 				}
 				given = ss
 			}
+			if err := strategyFileGiven(args); err != nil {
+				return err
+			}
 			scs, builtIn, err := loadScenarios(cmd.ErrOrStderr(), args)
 			if err != nil {
 				return err
@@ -45,4 +50,20 @@ and any other is said to be not checked.`,
 	}
 	cmd.Flags().StringVar(&strategies, "strategies", "", "strategies the budgets may name besides the presets: names, files or folders, comma-separated")
 	return cmd
+}
+
+// strategyFileGiven refuses a strategy file given to validate, which
+// checks scenarios: read as one, it would only say "description:
+// required". A file that loads as a strategy is named, with the command
+// that checks it.
+func strategyFileGiven(args []string) error {
+	for _, path := range args {
+		if fi, err := os.Stat(path); err != nil || fi.IsDir() {
+			continue
+		}
+		if _, err := strategyfile.Load(path); err == nil {
+			return bad(fmt.Errorf("%s is a strategy file, not a scenario: check it with `faultbench strategies %s`", path, path))
+		}
+	}
+	return nil
 }
