@@ -167,7 +167,7 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 		// otherwise go out chunked, and a cut one must promise it all.
 		h["Content-Length"] = []string{strconv.Itoa(declared)}
 	}
-	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, r.status(), reason, p.Buf) {
+	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, req, r.status(), reason, p.Buf) {
 		return
 	}
 	w.WriteHeader(r.status())
