@@ -89,12 +89,7 @@ func (r *reply) writeStream(ctx context.Context, w http.ResponseWriter) error {
 	}
 	ev := wire.NewEvents()
 	defer ev.Release()
-	sw.ev = ev
-	window := streamWindow
-	if sw.gen > 0 {
-		window = 0 // the first event alone
-	}
-	ev.Send(sw.write, window)
+	ev.Send(sw.write, streamWindow)
 	r.streamEvents(ev)
 	return ev.Flush()
 }
@@ -105,7 +100,6 @@ type streamWriter struct {
 	w     http.ResponseWriter
 	rc    *http.ResponseController
 	clock Clock
-	ev    *wire.Events
 	every time.Duration // a dribble's wait before each event
 	gen   time.Duration // a paced answer's wait after its first event
 	// begun says the first event was written; part that the first part
@@ -116,7 +110,7 @@ type streamWriter struct {
 var _ wire.Sink = (*streamWriter)(nil).write
 
 // write writes b, whose events end at ends: at once, or as a dribble or a
-// paced answer has it.
+// paced answer has it (the first event alone, flushed, then the wait).
 func (sw *streamWriter) write(b []byte, ends []int) error {
 	if sw.every > 0 {
 		return sw.dribble(b, ends)
@@ -127,7 +121,6 @@ func (sw *streamWriter) write(b []byte, ends []int) error {
 			return err
 		}
 		sw.begun = true
-		sw.ev.Send(sw.write, streamWindow)
 		if _, err := sw.w.Write(b[:ends[0]]); err != nil {
 			return err
 		}
