@@ -3,7 +3,9 @@ package mockllm
 import (
 	"bytes"
 	"encoding/json"
+	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
@@ -60,7 +62,9 @@ func FuzzDecodeOpenAI(f *testing.F) {
 // whatever it refuses gets a well-formed error; whatever it accepts has a
 // model and a count no smaller than its instructions', and echoes each
 // setting as encoding/json reads the body's last value of that key,
-// within wire.MaxEchoBytes. It may not panic.
+// within wire.MaxEchoBytes, nested at most 64 deep; its metadata keeps
+// the API's limits and it has no parameter the API does not take. It may
+// not panic.
 func FuzzDecodeResponses(f *testing.F) {
 	for _, s := range responsesSeeds {
 		f.Add([]byte(s))
@@ -78,8 +82,27 @@ func FuzzDecodeResponses(f *testing.F) {
 		if err := json.Unmarshal(body, &top); err != nil {
 			t.Fatalf("accepted %q, which encoding/json refuses: %v", body, err)
 		}
+		for k := range top {
+			if !responsesParams[k] {
+				t.Fatalf("accepted the unknown parameter %q: %q", k, body)
+			}
+		}
+		if m := top["metadata"]; m != nil && string(m) != "null" {
+			var meta map[string]string
+			if err := json.Unmarshal(m, &meta); err != nil || len(meta) > 16 {
+				t.Fatalf("accepted metadata %q (%v)", m, err)
+			}
+			for k, v := range meta {
+				if utf8.RuneCountInString(k) > 64 || utf8.RuneCountInString(v) > 512 {
+					t.Fatalf("accepted metadata %q: %q", k, v)
+				}
+			}
+		}
 		total := 0
 		for _, v := range q.Echoed {
+			if d := depthOf(v.Value); d > 64 {
+				t.Fatalf("echoes %s nested %d deep: %q", v.Key, d, body)
+			}
 			total += len(v.Value)
 			if bytes.ContainsAny(v.Value, "\n\r") {
 				t.Fatalf("echoes %s with a line break, which would cut a stream's data line: %q", v.Key, v.Value)
@@ -93,6 +116,37 @@ func FuzzDecodeResponses(f *testing.F) {
 			t.Fatalf("echoes %d bytes: %q", total, body)
 		}
 	})
+}
+
+// responsesParams are the top-level parameters of the Responses API.
+var responsesParams = func() map[string]bool {
+	m := map[string]bool{}
+	for _, k := range strings.Fields(`access_programs background client_metadata context_management conversation image include input
+		instructions max_output_tokens max_tool_calls metadata model moderation parallel_tool_calls previous_response_id prompt
+		prompt_cache_key prompt_cache_options prompt_cache_retention reasoning safety_identifier service_tier store stream
+		stream_options temperature text tool_choice tools top_logprobs top_p truncation user`) {
+		m[k] = true
+	}
+	return m
+}()
+
+// depthOf is how deep a JSON value nests arrays and objects.
+func depthOf(v []byte) int {
+	dec := json.NewDecoder(bytes.NewReader(v))
+	depth, most := 0, 0
+	for {
+		tok, err := dec.Token()
+		if err != nil {
+			return most
+		}
+		switch tok {
+		case json.Delim('{'), json.Delim('['):
+			depth++
+			most = max(most, depth)
+		case json.Delim('}'), json.Delim(']'):
+			depth--
+		}
+	}
 }
 
 var geminiSeeds = []string{
@@ -158,6 +212,10 @@ var responsesSeeds = []string{
 	`{"input":"x"}`,
 	`[]`,
 	`{`,
+	`{"model":"gpt","input":"x","x":1,"include":[]}`,
+	`{"model":"gpt","input":"x","reasoning":"high","metadata":{"a":{"b":{}}}}`,
+	`{"model":"gpt","input":"x","metadata":{"a":"1","b":"2","c":"3","d":"4","e":"5","f":"6","g":"7","h":"8","i":"9","j":"10","k":"11","l":"12","m":"13","n":"14","o":"15","p":"16","q":"17"}}`,
+	`{"model":"gpt","input":"x","text":[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]]}`,
 }
 
 var anthropicSeeds = []string{

@@ -130,7 +130,10 @@ func TestErrorsClipWhatTheClientSent(t *testing.T) {
 	sc := &scenario.Scenario{Name: "s", Models: map[string]scenario.Model{"m": {}}}
 	srv := New([]*scenario.Scenario{sc}, clock.NewVirtual())
 	for _, path := range []string{"/s/v1/messages", "/s/v1/chat/completions", "/s/v1/responses"} {
-		body := `{"model":"` + long + `","max_tokens":100,"messages":[{"role":"user","content":"hi"}],"input":"hi"}`
+		body := `{"model":"` + long + `","max_tokens":100,"messages":[{"role":"user","content":"hi"}]}`
+		if strings.HasSuffix(path, "responses") {
+			body = `{"model":"` + long + `","input":"hi"}`
+		}
 		w := httptest.NewRecorder()
 		srv.ServeHTTP(w, httptest.NewRequest(http.MethodPost, path, strings.NewReader(body)))
 		if w.Code != http.StatusNotFound || w.Body.Len() > 2*maxEntryString+1024 {

@@ -95,9 +95,7 @@ func (r *reply) outlasted(now, deadline time.Time, status int, kind string) (int
 		return status, kind
 	}
 	if f.Dribble > 0 {
-		p, _ := r.payload()
-		n := time.Duration(len(p.Ends))
-		p.Release()
+		n := time.Duration(r.pieceCount())
 		// n dribbles pass the deadline when one is longer than the time
 		// left shared among them (so that n × dribble cannot overflow).
 		if left := deadline.Sub(at); n > 0 && (f.Dribble.D() > left/n || f.Dribble.D()*n > left) {
@@ -121,7 +119,8 @@ var (
 // write sends r: the delay, the fault before any header, then the headers
 // and the payload (a JSON body, or a stream of events). A body is built in
 // a pooled buffer and written at once with its length, so even a long
-// answer goes out unchunked; only a dribble writes it in pieces.
+// answer goes out unchunked; only a dribble writes it in pieces. A stream
+// is written as it is rendered, a window at a time (writeStream).
 func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 	ctx := req.Context()
 	f := r.fault
@@ -145,32 +144,36 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 		hangUp(w, false)
 		return
 	}
-	p, declared := r.payload()
-	defer p.Release()
 	h := w.Header()
 	r.setHeaders(h, r.streaming())
-	if !r.streaming() {
-		switch {
-		case declared == 0:
-			h["Content-Length"] = contentLengthNil
-		case declared > smallBody || f.Kind != "" || f.Dribble > 0:
-			// net/http measures a small body itself; a longer one would
-			// otherwise go out chunked, and a cut one must promise it all.
-			h["Content-Length"] = []string{strconv.Itoa(declared)}
+	if r.streaming() {
+		w.WriteHeader(r.status())
+		if r.writeStream(ctx, w) != nil && (f.Dribble > 0 || r.gen > 0) {
+			hangUp(w, true) // the client gave up, or the server is closing
+			return
 		}
+		if f.Kind == scenario.FaultCut {
+			hangUp(w, true)
+		}
+		return
 	}
-	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, r.status(), reason, p.Buf) {
+	p, declared := r.payload()
+	defer p.Release()
+	switch {
+	case declared == 0:
+		h["Content-Length"] = contentLengthNil
+	case declared > smallBody || f.Kind != "" || f.Dribble > 0:
+		// net/http measures a small body itself; a longer one would
+		// otherwise go out chunked, and a cut one must promise it all.
+		h["Content-Length"] = []string{strconv.Itoa(declared)}
+	}
+	if reason := reasonPhrase(r.status()); reason != "" && f.Kind == "" && f.Dribble == 0 && writeRaw(w, req, r.status(), reason, p.Buf) {
 		return
 	}
 	w.WriteHeader(r.status())
 	if f.Dribble > 0 {
 		if dribble(ctx, w, r.clock, f.Dribble.D(), p.Buf, p.Ends) != nil {
 			hangUp(w, true) // the client gave up, or the server is closing
-			return
-		}
-	} else if r.streaming() && r.gen > 0 {
-		if generate(ctx, w, r.clock, r.gen, p.Buf, p.Ends) != nil {
-			hangUp(w, true)
 			return
 		}
 	} else {
@@ -184,7 +187,7 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 // setHeaders sets the headers every answer of the wire carries, then the
 // rule's.
 func (r *reply) setHeaders(h http.Header, streaming bool) {
-	if streaming {
+	if streaming && !r.Array {
 		h["Content-Type"] = eventStreamType
 		h["Cache-Control"] = noCache
 	} else {
@@ -211,18 +214,26 @@ func (r *reply) askedWait(now time.Time) (time.Duration, bool) {
 // answer to a request that asked for them (an error is JSON either way).
 func (r *reply) streaming() bool { return r.stream && r.Err == nil }
 
-// payload renders what the reply sends after its headers, as its fault
-// leaves it, in a pooled buffer: a stream's events; or a JSON body, whole
-// or empty, malformed (its first half and a NUL, with that length) or cut
-// (its first half; declared is the whole length, promised by
-// Content-Length). The ends of the pieces a dribble sends are set for a
-// stream (its events) and for a dribbled body (pieces of 64 bytes).
+// pieceCount is how many pieces a dribble of the reply sends: a stream's
+// events, or a body's pieces of pieceBytes.
+func (r *reply) pieceCount() int {
+	if r.streaming() {
+		n, _ := r.countEvents()
+		return n
+	}
+	p, _ := r.payload()
+	defer p.Release()
+	return len(p.Ends)
+}
+
+// payload renders the JSON body of a reply that does not stream, as its
+// fault leaves it, in a pooled buffer: whole or empty, malformed (its
+// first half and a NUL, with that length) or cut (its first half;
+// declared is the whole length, promised by Content-Length). The ends of
+// the pieces a dribble sends are set for a dribbled body (pieces of 64
+// bytes). A stream is written as it is rendered instead (writeStream).
 func (r *reply) payload() (p *wire.Events, declared int) {
 	p = wire.NewEvents()
-	if r.streaming() {
-		r.streamEvents(p)
-		return p, len(p.Buf)
-	}
 	p.Buf = r.appendBody(p.Buf)
 	declared = len(p.Buf)
 	switch r.fault.Kind {

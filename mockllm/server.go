@@ -315,7 +315,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 	// to send the body (Expect: 100-continue) is answered at once.
 	if refused == nil || !expectsContinue(r) {
 		// A Router's path names the model and whether it streams.
-		in.req.Model, in.req.HasModel, in.req.Stream = rt.Model, rt.Model != "", rt.Stream
+		in.req.Model, in.req.HasModel, in.req.Stream, in.req.Array = rt.Model, rt.Model != "", rt.Stream, rt.Array
 		in.req.KeepLast = sc.contains
 		in.req.Cache.On = sc.quota.cache != nil && refused == nil
 		if hr, ok := wr.(wire.HeaderReader); ok {

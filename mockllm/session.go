@@ -160,6 +160,7 @@ func (s *session) serve(in *incoming) reply {
 	sc := s.scenario.sc
 	rp := reply{api: in.api, stream: in.req.Stream, clock: s.clock}
 	rp.Usage, rp.Input, rp.RequestID, rp.Created = in.req.IncludeUsage, in.req.InputTokens(), requestID(sc.Name, s.idName(), s.n), now.Unix()
+	rp.Array = in.req.Array
 	rp.Echo = in.req.Echo()
 	if in.rejected != nil {
 		rp.Err = in.rejected

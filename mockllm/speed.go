@@ -1,8 +1,6 @@
 package mockllm
 
 import (
-	"context"
-	"net/http"
 	"time"
 
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
@@ -48,26 +46,6 @@ func (r *reply) outpaced(now, deadline time.Time, status int, kind string) (int,
 		return status, kindTimeout
 	}
 	return status, kind
-}
-
-// generate writes a stream's first event, flushed, then the rest after
-// gen on the clock.
-func generate(ctx context.Context, w http.ResponseWriter, c Clock, gen time.Duration, b []byte, ends []int) error {
-	first := len(b)
-	if len(ends) > 0 {
-		first = ends[0]
-	}
-	if _, err := w.Write(b[:first]); err != nil {
-		return err
-	}
-	if err := http.NewResponseController(w).Flush(); err != nil {
-		return err
-	}
-	if err := waitOn(ctx, c, gen); err != nil {
-		return err
-	}
-	_, err := w.Write(b[first:])
-	return err
 }
 
 // admitted answers a request no rule took, if the model's capacity and

@@ -1,7 +1,10 @@
 package mockllm_test
 
 import (
+	"context"
 	"net/http"
+	"net/http/httptest"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -30,6 +33,23 @@ var _ = Describe("A model's speed", func() {
 		Expect(c.Now().Sub(clock.Epoch)).To(Equal(2 * inFlight))
 	})
 
+	It("sends a stream's first event, flushed, before it waits for the generation of the rest", func() {
+		srv := mockllm.New([]*scenario.Scenario{quotaScenario(scenario.RateLimits{}, scenario.Capacity{}, speed)}, clock.NewVirtual())
+		w := httptest.NewRecorder()
+		c := &watch{Virtual: clock.NewVirtual(), w: w}
+		Expect(srv.Open(scName, "a", c)).To(Succeed())
+		r := httptest.NewRequest(http.MethodPost, "/"+scName+"/v1/messages",
+			strings.NewReader(`{"model":"sonnet","max_tokens":100,"stream":true,"messages":[{"role":"user","content":"hi"}]}`))
+		r.Header.Set("Content-Type", "application/json")
+		r.Header.Set(mockllm.SessionHeader, "a")
+		srv.ServeHTTP(w, r)
+		Expect(c.seen).To(HaveLen(2)) // the first token, then the rest
+		Expect(c.seen[0]).To(BeEmpty())
+		Expect(c.seen[1]).To(And(HavePrefix("event: message_start"), HaveSuffix("}}\n\n"), Not(ContainSubstring("content_block_start"))))
+		Expect(c.flushed[1]).To(BeTrue())
+		Expect(w.Body.String()).To(ContainSubstring("event: message_stop"))
+	})
+
 	It("leaves errors, faults and a model without speed at once", func() {
 		sc := quotaScenario(scenario.RateLimits{}, scenario.Capacity{}, speed,
 			rule(scenario.When{Attempt: 1}, status(529)),
@@ -54,3 +74,21 @@ var _ = Describe("A model's speed", func() {
 		Expect(e.Kind).To(Equal("timeout"))
 	})
 })
+
+// watch is a virtual clock that notes, at each wait, what the answer had
+// written and whether it had flushed it.
+type watch struct {
+	*clock.Virtual
+	w       *httptest.ResponseRecorder
+	seen    []string
+	flushed []bool
+}
+
+var _ mockllm.Waiter = (*watch)(nil)
+
+func (c *watch) Wait(ctx context.Context, d time.Duration) error {
+	c.seen, c.flushed = append(c.seen, c.w.Body.String()), append(c.flushed, c.w.Flushed)
+	return c.Sleep(ctx, d)
+}
+
+func (c *watch) ClientDeadline() (time.Time, bool) { return time.Time{}, false }

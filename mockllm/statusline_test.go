@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"io"
 	"net"
+	"net/http"
 	"strconv"
-	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -17,26 +17,56 @@ import (
 )
 
 var _ = Describe("the status line", func() {
-	It("reads 529 Overloaded, as the real API's, with the whole error body", func() {
-		srv := mockllm.New([]*scenario.Scenario{newScenario(rule(scenario.When{Attempt: 1}, status(529)))}, clock.NewVirtual())
+	var (
+		srv  *mockllm.Server
+		conn net.Conn
+	)
+	BeforeEach(func() {
+		srv = mockllm.New([]*scenario.Scenario{newScenario(rule(scenario.When{Attempt: 1}, status(529)))}, clock.NewVirtual())
 		ep, _ := live(srv)
-		conn, err := net.Dial("tcp", ep.Addr)
+		var err error
+		conn, err = net.Dial("tcp", ep.Addr)
 		Expect(err).NotTo(HaveOccurred())
-		defer conn.Close()
-		// Bounded: a mock that wrote the answer through net/http would keep
-		// the connection open, and the read below would never end.
+		DeferCleanup(conn.Close)
+		// Bounded: every read below ends by this deadline.
 		Expect(conn.SetDeadline(time.Now().Add(10 * time.Second))).To(Succeed())
+	})
+	request := func(header string) string {
 		body := ask("sonnet", 100, 10)
-		_, err = io.WriteString(conn, "POST /sc/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: "+
-			strconv.Itoa(len(body))+"\r\n\r\n"+body)
+		return "POST /sc/v1/messages HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n" + header + "Content-Length: " +
+			strconv.Itoa(len(body)) + "\r\n\r\n" + body
+	}
+
+	It("reads 529 Overloaded, as the real API's, with the whole error body, and keeps the connection for the requests behind it", func() {
+		// Two requests pipelined: the 529 must not drop the second.
+		_, err := io.WriteString(conn, request("")+request(""))
 		Expect(err).NotTo(HaveOccurred())
-		raw, err := io.ReadAll(bufio.NewReader(conn))
+		br := bufio.NewReader(conn)
+		line, err := br.Peek(len("HTTP/1.1 529 Overloaded\r\n"))
 		Expect(err).NotTo(HaveOccurred())
-		head, payload, _ := strings.Cut(string(raw), "\r\n\r\n")
-		Expect(head).To(HavePrefix("HTTP/1.1 529 Overloaded\r\n"))
-		Expect(head).To(ContainSubstring("X-Should-Retry: true"))
-		Expect(head).To(ContainSubstring("Request-Id: req_"))
-		Expect(payload).To(HavePrefix(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}`))
+		Expect(string(line)).To(Equal("HTTP/1.1 529 Overloaded\r\n"))
+		resp, err := http.ReadResponse(br, nil)
+		Expect(err).NotTo(HaveOccurred())
+		payload, err := io.ReadAll(resp.Body)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(resp.Header.Get("X-Should-Retry")).To(Equal("true"))
+		Expect(resp.Header.Get("Request-Id")).To(HavePrefix("req_"))
+		Expect(resp.Close).To(BeFalse())
+		Expect(string(payload)).To(HavePrefix(`{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}`))
+
+		second, err := http.ReadResponse(br, nil)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(second.StatusCode).To(Equal(http.StatusOK))
+		Expect(io.ReadAll(second.Body)).To(ContainSubstring(`"type":"message"`))
+		Expect(srv.Journal()).To(HaveLen(2))
 		Expect(srv.Journal()[0].Status).To(Equal(529))
+	})
+
+	It("closes the connection after the 529 when the client asks for that", func() {
+		_, err := io.WriteString(conn, request("Connection: close\r\n"))
+		Expect(err).NotTo(HaveOccurred())
+		raw, err := io.ReadAll(conn)
+		Expect(err).NotTo(HaveOccurred())
+		Expect(string(raw)).To(And(HavePrefix("HTTP/1.1 529 Overloaded\r\n"), ContainSubstring("Connection: close\r\n")))
 	})
 })

@@ -28,6 +28,7 @@ var skips = []struct{ file, match, why string }{
 	{"docs/performance.md", "for round in", "a benchmark comparison against a commit you choose"},
 	{"docs/performance.md", "for c in", "benchmarks: minutes of CPU, measured by hand"},
 	{"docs/performance.md", "/tmp/h.test", "benchmarks: minutes of CPU, measured by hand"},
+	{"docs/performance.md", "internal/streamload", "a measurement of 256 streams of a 1M-token answer: minutes and hundreds of MiB, run by hand"},
 	{"docs/properties.md", "RAPID_CHECKS=1000", "the deep property run: many minutes (CI runs it at 100 checks)"},
 	{"docs/reports.md", "chromium", "needs chromium; TestHTMLInChromium opens the report in it in CI"},
 	{"docs/security.md", "go build -o /tmp/faultbench", "a measurement of the ceilings: each file runs up to its 10 s bound"},

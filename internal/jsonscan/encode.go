@@ -5,7 +5,13 @@ import "unicode/utf8"
 // AppendString appends s as a JSON string: quotes, backslashes and control
 // characters escaped, invalid UTF-8 replaced by U+FFFD.
 func AppendString(b []byte, s string) []byte {
-	b = append(b, '"')
+	return append(AppendStringBody(append(b, '"'), s), '"')
+}
+
+// AppendStringBody appends what AppendString does between the quotes. A
+// string cut where a rune starts is appended, piece after piece, as it
+// would be whole.
+func AppendStringBody(b []byte, s string) []byte {
 	start := 0
 	for i := 0; i < len(s); {
 		c := s[i]
@@ -42,6 +48,5 @@ func AppendString(b []byte, s string) []byte {
 		i++
 		start = i
 	}
-	b = append(b, s[start:]...)
-	return append(b, '"')
+	return append(b, s[start:]...)
 }

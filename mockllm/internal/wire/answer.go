@@ -43,7 +43,10 @@ type Reply struct {
 	// Failure is the SSE error event of a fault with error_after.
 	Failure *Error
 	// Usage is OpenAI's stream_options.include_usage.
-	Usage     bool
+	Usage bool
+	// Array streams the answer as one JSON array of the wire's chunks,
+	// not as server-sent events (Request.Array).
+	Array     bool
 	RequestID string
 	Created   int64 // OpenAI's "created": the session's clock, Unix seconds
 	Input     int   // the request's input tokens

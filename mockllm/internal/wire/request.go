@@ -10,9 +10,13 @@ import (
 // Request is what the mock reads of a request body, on any wire. Texts
 // are measured, not kept: only the model name is copied out of the body.
 type Request struct {
-	Model        string
-	MaxTokens    int // 0 when an OpenAI request sets none
-	Stream       bool
+	Model     string
+	MaxTokens int // 0 when an OpenAI request sets none
+	Stream    bool
+	// Array is a stream asked for as one JSON array rather than as
+	// server-sent events (Gemini's streamGenerateContent without
+	// ?alt=sse).
+	Array        bool
 	IncludeUsage bool // OpenAI's stream_options.include_usage
 	// StreamOptions is whether an OpenAI request sent stream_options,
 	// which only goes with stream.

@@ -153,8 +153,10 @@ type Router interface {
 type Route struct {
 	Model         string
 	Stream, Count bool
-	Key           string
-	KeyHeader     string
+	// Array: the stream is asked for as one JSON array (Request.Array).
+	Array     bool
+	Key       string
+	KeyHeader string
 }
 
 // HeaderReader is a wire whose reading of a body depends on the request's

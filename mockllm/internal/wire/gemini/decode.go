@@ -17,7 +17,7 @@ func (Wire) Decode(b []byte, q *wire.Request) *wire.Error {
 	d := decoder{s: s, q: q}
 	err := d.walk()
 	if (err != nil || !s.End()) && !json.Valid(b) {
-		*q = wire.Request{Model: q.Model, HasModel: q.HasModel, Stream: q.Stream, CountOnly: q.CountOnly}
+		*q = wire.Request{Model: q.Model, HasModel: q.HasModel, Stream: q.Stream, Array: q.Array, CountOnly: q.CountOnly}
 		return invalid("Invalid JSON payload received. Unexpected token.", wire.KindInvalidRequest)
 	}
 	if err != nil {

@@ -110,45 +110,77 @@ func (Wire) Body(b []byte, r *wire.Reply) []byte {
 // Stream appends the frames of streamGenerateContent?alt=sse as the API
 // sends them: each a whole GenerateContentResponse (data: only, no event
 // names), the text in pieces, each call whole in its own frame, the last
-// frame with the finishReason and the usageMetadata; no [DONE].
+// frame with the finishReason and the usageMetadata; no [DONE]. Without
+// alt=sse (r.Array) the same responses are the elements of one JSON
+// array, as the API streams it: "[", the responses apart by ",\r\n",
+// then "]".
 func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	a := &r.Ans
-	var pieces []string
+	// Count the frames first: a list of the pieces would grow with the
+	// answer.
+	texts := 0
 	if a.HasText() {
-		wire.Chunks(a.Text, func(p string) { pieces = append(pieces, p) })
+		wire.Chunks(a.Text, func(string) { texts++ })
 	}
-	frames := len(pieces) + len(a.Tools)
-	if frames == 0 {
-		pieces, frames = []string{""}, 1
-	}
+	frames := texts + len(a.Tools)
 	k := 0
-	for _, p := range pieces {
+	frame := func(p string) {
 		k++
 		last := k == frames
-		b := appendResponse(ev.Begin(""), a, func(b []byte) []byte { return appendText(b, p) }, last, last)
+		b := appendResponse(begin(ev, r), a, func(b []byte) []byte { return appendText(b, p) }, last, last)
 		ev.Carry(len(p))
-		ev.End(b)
+		end(ev, r, b, last)
+	}
+	if frames == 0 {
+		frames = 1
+		frame("")
+	} else if a.HasText() {
+		wire.Chunks(a.Text, frame)
 	}
 	for i := range a.Tools {
 		k++
 		last := k == frames
 		t := &a.Tools[i]
-		b := appendResponse(ev.Begin(""), a, func(b []byte) []byte { return appendCall(b, t) }, last, last)
+		b := appendResponse(begin(ev, r), a, func(b []byte) []byte { return appendCall(b, t) }, last, last)
 		ev.Carry(len(t.Input))
-		ev.End(b)
+		end(ev, r, b, last)
 	}
+}
+
+// begin starts a frame: a server-sent event's data, or the array's next
+// element.
+func begin(ev *wire.Events, r *wire.Reply) []byte {
+	if !r.Array {
+		return ev.Begin("")
+	}
+	if ev.Len() == 0 {
+		return append(ev.BeginRaw(), '[')
+	}
+	return append(ev.BeginRaw(), ",\r\n"...)
+}
+
+// end closes a frame begun with begin; the last closes the array.
+func end(ev *wire.Events, r *wire.Reply, b []byte, last bool) {
+	if !r.Array {
+		ev.End(b)
+		return
+	}
+	if last {
+		b = append(b, ']')
+	}
+	ev.EndRaw(b)
 }
 
 // Broken appends a frame whose JSON is cut short.
 func (Wire) Broken(ev *wire.Events, r *wire.Reply) {
-	b := ev.Begin("")
-	ev.End(append(b, `{"candidates":[{"content":{"parts":[{"text":"`...))
+	b := begin(ev, r)
+	end(ev, r, append(b, `{"candidates":[{"content":{"parts":[{"text":"`...), false)
 }
 
-// Failed appends the error envelope as a data frame, as the API ends a
-// stream that fails after it began.
-func (Wire) Failed(ev *wire.Events, _ *wire.Reply, e *wire.Error) {
-	ev.End(appendError(ev.Begin(""), e))
+// Failed appends the error envelope as a data frame (the array's last
+// element), as the API ends a stream that fails after it began.
+func (Wire) Failed(ev *wire.Events, r *wire.Reply, e *wire.Error) {
+	end(ev, r, appendError(begin(ev, r), e), true)
 }
 
 // StopReason is the finishReason.

@@ -18,7 +18,7 @@ const (
 // Route splits /<scenario>/v1beta/models/{model}:{method} into the
 // scenario's name and what the path says: the model, whether the method
 // streams (streamGenerateContent, answered as server-sent events when
-// ?alt=sse, as the SDKs ask), whether it counts (countTokens), and a key
+// ?alt=sse, as the SDKs ask, else as one JSON array), whether it counts (countTokens), and a key
 // given as ?key=.
 func (Wire) Route(path, query string) (string, wire.Route, bool) {
 	name, rest, ok := strings.Cut(path, "/v1beta/models/")
@@ -44,6 +44,9 @@ func (Wire) Route(path, query string) (string, wire.Route, bool) {
 	}
 	if q, err := url.ParseQuery(query); err == nil {
 		rt.Key = q.Get("key")
+		rt.Array = rt.Stream && q.Get("alt") != "sse"
+	} else {
+		rt.Array = rt.Stream
 	}
 	return name[1:], rt, true
 }

@@ -5,7 +5,9 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 )
@@ -93,10 +95,24 @@ func decode(s *wire.Scanner, q *wire.Request, spans *[len(echoed)]span) *wire.Er
 			q.NoStore = !store
 		case "tools":
 			err = openai.ReadTools(s, q)
+		case "metadata":
+			err = readMetadata(s)
+		case "reasoning":
+			if !s.IsNull() && s.Peek() != '{' {
+				err = openai.TypeError(s, "reasoning", "an object")
+			} else {
+				s.Skip()
+			}
 		default:
+			if !known(k) {
+				err = unknownParameter(k)
+			}
 			s.Skip()
 		}
 		if f >= 0 && err == nil { // the last of a key given twice counts
+			if nested(s.Bytes()[start:s.Pos()], maxEchoDepth) {
+				err = openai.Unparsable()
+			}
 			spans[f] = span{start, s.Pos()}
 		}
 	}
@@ -116,6 +132,120 @@ func decode(s *wire.Scanner, q *wire.Request, spans *[len(echoed)]span) *wire.Er
 	q.HasMessages = true
 	q.Cache.Resolve()
 	return nil
+}
+
+// params are the top-level parameters the API takes besides those decode
+// reads or echoes: any other is refused as an unknown parameter.
+// client_metadata is Codex's, which the API takes.
+var params = [...]string{
+	"access_programs", "client_metadata", "context_management", "conversation", "image", "include",
+	"moderation", "prompt", "prompt_cache_options", "prompt_cache_retention", "stream_options",
+}
+
+// known reports whether k is a parameter of the API.
+func known(k []byte) bool {
+	if echoField(k) >= 0 {
+		return true
+	}
+	for _, p := range params {
+		if string(k) == p {
+			return true
+		}
+	}
+	return false
+}
+
+// maxNameBytes is the most of an unknown parameter's name its error
+// repeats: 256 bytes, then "…" (the journal keeps the message).
+const maxNameBytes = 256
+
+// unknownParameter is the API's 400 for a parameter it does not take.
+func unknownParameter(k []byte) *wire.Error {
+	name := string(k)
+	if len(name) > maxNameBytes {
+		name = strings.ToValidUTF8(name[:maxNameBytes], "") + "…"
+	}
+	return openai.Param(name, "unknown_parameter", "Unknown parameter: '"+name+"'.")
+}
+
+// The API's limits on metadata: at most 16 keys, each at most 64
+// characters long, each value a string of at most 512 characters.
+const (
+	maxMetadataKeys  = 16
+	maxMetadataKey   = 64
+	maxMetadataValue = 512
+)
+
+// readMetadata reads metadata: null, or an object of strings within the
+// API's limits. Too many keys is told first, then the first key or value
+// that breaks a limit.
+func readMetadata(s *wire.Scanner) *wire.Error {
+	if s.IsNull() {
+		s.Skip()
+		return nil
+	}
+	if s.Peek() != '{' {
+		return openai.TypeError(s, "metadata", "an object")
+	}
+	var first *wire.Error
+	n := 0
+	for s.Enter(); s.More(); n++ {
+		key := string(s.Key())
+		switch {
+		case first != nil:
+		case utf8.RuneCountInString(key) > maxMetadataKey:
+			first = openai.Param("metadata", "string_above_max_length", fmt.Sprintf(
+				"Invalid 'metadata': key too long. Expected a key with maximum length %d, but got a key with length %d instead.", maxMetadataKey, utf8.RuneCountInString(key)))
+		case s.Peek() != '"':
+			first = openai.TypeError(s, "metadata."+key, "a string")
+		default:
+			at := s.Pos()
+			raw, _ := s.Str()
+			if n := utf8.RuneCountInString(jsonscan.Unquote(raw)); n > maxMetadataValue {
+				first = openai.Param("metadata."+key, "string_above_max_length", fmt.Sprintf(
+					"Invalid 'metadata.%s': string too long. Expected a string with maximum length %d, but got a string with length %d instead.", key, maxMetadataValue, n))
+			}
+			s.Seek(at)
+		}
+		s.Skip()
+	}
+	if n > maxMetadataKeys {
+		return openai.Param("metadata", "object_above_max_properties", fmt.Sprintf(
+			"Invalid 'metadata': too many properties. Expected an object with at most %d properties, but got an object with %d properties instead.", maxMetadataKeys, n))
+	}
+	return first
+}
+
+// maxEchoDepth is the deepest nesting of arrays and objects a setting the
+// answer echoes may have: 64 levels. A deeper one is refused as a body
+// the API cannot parse, since a client's JSON parser could not read the
+// answer that echoed it (Python's recursion, serde_json's 128 levels).
+const maxEchoDepth = 64
+
+// nested reports whether the JSON value v nests arrays and objects more
+// than limit deep.
+func nested(v []byte, limit int) bool {
+	depth, in := 0, false
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case in:
+			if c == '\\' {
+				i++
+			} else if c == '"' {
+				in = false
+			}
+		case c == '"':
+			in = true
+		case c == '{' || c == '[':
+			if depth++; depth > limit {
+				return true
+			}
+		case c == '}' || c == ']':
+			depth--
+		}
+	}
+	return false
 }
 
 // echoed are the fields of a request that its answer echoes as sent, each

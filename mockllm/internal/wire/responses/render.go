@@ -35,7 +35,11 @@ func responseStopReason(a *wire.Answer) string {
 // appendResponse appends a response object with the given status; with
 // output, the answer's output items and usage, else none (the response an
 // in-progress stream begins with).
-func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte {
+//
+// str appends a text or a tool call's arguments as a JSON string:
+// jsonscan.AppendString, or a stream's Events.AppendString, which sends a
+// long one in pieces.
+func appendResponse(r *wire.Reply, b []byte, status string, output bool, str appendStr) []byte {
 	a := &r.Ans
 	b = append(b, `{"id":`...)
 	b = jsonscan.AppendString(b, a.ID)
@@ -62,7 +66,7 @@ func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte 
 	b = jsonscan.AppendString(b, a.Model)
 	b = append(b, `,"output":[`...)
 	if output {
-		b = appendItems(r, b, status)
+		b = appendItems(r, b, status, str)
 	}
 	b = append(b, ']')
 	b = echo(b, r, `,"parallel_tool_calls":`, "parallel_tool_calls", "true")
@@ -91,6 +95,9 @@ func appendResponse(r *wire.Reply, b []byte, status string, output bool) []byte 
 	return append(b, '}')
 }
 
+// appendStr appends a string as a JSON string.
+type appendStr func(b []byte, s string) []byte
+
 // echo appends name and the value the request sent for key, as sent, or
 // def (the API's default) when it sent none.
 func echo(b []byte, r *wire.Reply, name, key, def string) []byte {
@@ -102,11 +109,11 @@ func echo(b []byte, r *wire.Reply, name, key, def string) []byte {
 }
 
 // appendItems appends the output items, each with the given status.
-func appendItems(r *wire.Reply, b []byte, status string) []byte {
+func appendItems(r *wire.Reply, b []byte, status string, str appendStr) []byte {
 	a := &r.Ans
 	first := true
 	if a.HasText() {
-		b = appendMessageItem(r, b, status, a.Text)
+		b = appendMessageItem(r, b, status, a.Text, str)
 		first = false
 	}
 	for k := range a.Tools {
@@ -114,7 +121,7 @@ func appendItems(r *wire.Reply, b []byte, status string) []byte {
 			b = append(b, ',')
 		}
 		first = false
-		b = appendCallItem(r, b, k, "completed", a.Tools[k].Input)
+		b = appendCallItem(r, b, k, "completed", a.Tools[k].Input, str)
 	}
 	return b
 }
@@ -124,18 +131,18 @@ func messageItemID(r *wire.Reply) string { return itemID("msg_", r.Ans.ID, 0) }
 func callItemID(r *wire.Reply, k int) string { return itemID("fc_", r.Ans.ID, k+1) }
 
 // appendMessageItem appends the message item with its text.
-func appendMessageItem(r *wire.Reply, b []byte, status, text string) []byte {
+func appendMessageItem(r *wire.Reply, b []byte, status, text string, str appendStr) []byte {
 	b = append(b, `{"type":"message","id":`...)
 	b = jsonscan.AppendString(b, messageItemID(r))
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	b = append(b, `","role":"assistant","content":[{"type":"output_text","text":`...)
-	b = jsonscan.AppendString(b, text)
+	b = str(b, text)
 	return append(b, `,"annotations":[],"logprobs":[]}]}`...)
 }
 
 // appendCallItem appends function_call item k with its arguments.
-func appendCallItem(r *wire.Reply, b []byte, k int, status, args string) []byte {
+func appendCallItem(r *wire.Reply, b []byte, k int, status, args string, str appendStr) []byte {
 	t := &r.Ans.Tools[k]
 	b = append(b, `{"type":"function_call","id":`...)
 	b = jsonscan.AppendString(b, callItemID(r, k))
@@ -144,7 +151,7 @@ func appendCallItem(r *wire.Reply, b []byte, k int, status, args string) []byte 
 	b = append(b, `,"name":`...)
 	b = jsonscan.AppendString(b, t.Name)
 	b = append(b, `,"arguments":`...)
-	b = jsonscan.AppendString(b, args)
+	b = str(b, args)
 	b = append(b, `,"status":"`...)
 	b = append(b, status...)
 	return append(b, `"}`...)
@@ -194,10 +201,11 @@ func (st *responseStream) end(b []byte) { st.ev.End(append(b, '}')) }
 func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 	a := &r.Ans
 	st := &responseStream{ev: ev}
+	str := ev.AppendString
 	for _, typ := range []string{"response.created", "response.in_progress"} {
 		b := st.begin(typ)
 		b = append(b, `,"response":`...)
-		st.end(appendResponse(r, b, "in_progress", false))
+		st.end(appendResponse(r, b, "in_progress", false, str))
 	}
 	index := 0
 	if a.HasText() {
@@ -220,13 +228,13 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 			st.end(append(b, `,"logprobs":[]`...))
 		})
 		b = append(head("response.output_text.done"), `,"text":`...)
-		b = jsonscan.AppendString(b, a.Text)
+		b = str(b, a.Text)
 		st.end(append(b, `,"logprobs":[]`...))
 		b = append(head("response.content_part.done"), `,"part":{"type":"output_text","text":`...)
-		b = jsonscan.AppendString(b, a.Text)
+		b = str(b, a.Text)
 		st.end(append(b, `,"annotations":[],"logprobs":[]}`...))
 		b = append(st.begin("response.output_item.done"), `,"output_index":0,"item":`...)
-		st.end(appendMessageItem(r, b, responseStatus(a), a.Text))
+		st.end(appendMessageItem(r, b, responseStatus(a), a.Text, str))
 		index++
 	}
 	for k := range a.Tools {
@@ -235,7 +243,7 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 		b = append(b, `,"output_index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"item":`...)
-		st.end(appendCallItem(r, b, k, "in_progress", ""))
+		st.end(appendCallItem(r, b, k, "in_progress", "", str))
 		head := func(typ string) []byte {
 			b := st.begin(typ)
 			b = append(b, `,"item_id":`...)
@@ -250,17 +258,17 @@ func (Wire) Stream(ev *wire.Events, r *wire.Reply) {
 			st.end(b)
 		})
 		b = append(head("response.function_call_arguments.done"), `,"arguments":`...)
-		st.end(jsonscan.AppendString(b, a.Tools[k].Input))
+		st.end(str(b, a.Tools[k].Input))
 		b = append(st.begin("response.output_item.done"), `,"output_index":`...)
 		b = strconv.AppendInt(b, int64(index), 10)
 		b = append(b, `,"item":`...)
-		st.end(appendCallItem(r, b, k, "completed", a.Tools[k].Input))
+		st.end(appendCallItem(r, b, k, "completed", a.Tools[k].Input, str))
 		index++
 	}
 	status := responseStatus(a)
 	b := st.begin("response." + status)
 	b = append(b, `,"response":`...)
-	st.end(appendResponse(r, b, status, true))
+	st.end(appendResponse(r, b, status, true, str))
 }
 
 // Failed appends what a Responses API stream ends with when the
@@ -280,7 +288,7 @@ func (Wire) Failed(ev *wire.Events, r *wire.Reply, e *wire.Error) {
 	st.end(append(b, `,"param":null`...))
 	b = st.begin("response.failed")
 	b = append(b, `,"response":`...)
-	resp := appendResponse(r, nil, "failed", false)
+	resp := appendResponse(r, nil, "failed", false, jsonscan.AppendString)
 	// The failed response carries its error where the others say null.
 	failed := append([]byte(`{"code":`), jsonscan.AppendString(nil, code)...)
 	failed = append(append(failed, `,"message":`...), jsonscan.AppendString(nil, e.Message)...)

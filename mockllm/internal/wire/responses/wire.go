@@ -1,6 +1,7 @@
 package responses
 
 import (
+	"github.com/faultbench/faultbench/internal/jsonscan"
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/openai"
 	"github.com/faultbench/faultbench/scenario"
@@ -41,7 +42,7 @@ func (Wire) Body(b []byte, r *wire.Reply) []byte {
 	if r.Err != nil {
 		return openai.AppendError(b, r.Err)
 	}
-	return appendResponse(r, b, responseStatus(&r.Ans), true)
+	return appendResponse(r, b, responseStatus(&r.Ans), true, jsonscan.AppendString)
 }
 
 // Broken appends a response.in_progress event cut short.
