@@ -81,6 +81,10 @@ type Server struct {
 	scMu      sync.RWMutex
 	scenarios map[string]*served
 	added     map[string]bool
+	// parsing is held by the one admin request whose scenario is being
+	// parsed (adminscenario.go), so that the parser's memory is that of
+	// one body whatever the number of clients posting.
+	parsing chan struct{}
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -100,6 +104,7 @@ func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 		clock:     clock,
 		scenarios: make(map[string]*served, len(scenarios)),
 		added:     make(map[string]bool),
+		parsing:   make(chan struct{}, 1),
 		sessions:  make(map[sessionKey]*session),
 		wires:     wires(),
 	}
