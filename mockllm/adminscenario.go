@@ -122,10 +122,12 @@ func (s *Server) serveScenarios(w http.ResponseWriter, r *http.Request) {
 		AnthropicBaseURL: origin + base, OpenAIBaseURL: origin + base + "v1/", GeminiBaseURL: origin + base,
 		JournalURL: origin + JournalPath + "?scenario=" + url.QueryEscape(sc.Name) + "&session=" + url.QueryEscape(session),
 	}
-	b, _ := json.MarshalIndent(a, "", "  ")
 	w.Header()["Content-Type"] = jsonContentType
 	w.WriteHeader(http.StatusCreated)
-	_, _ = w.Write(append(b, '\n'))
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false) // the journal URL's & as it is
+	enc.SetIndent("", "  ")
+	_ = enc.Encode(a)
 }
 
 // removeScenario stops serving a scenario added over the admin route (or

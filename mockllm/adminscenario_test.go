@@ -63,6 +63,7 @@ var _ = Describe("scenarios declared over the admin route", func() {
 	It("serves a YAML scenario in a session of its own, on every wire, until DELETE", func() {
 		code, b := do(http.MethodPost, mockllm.ScenariosPath, declared)
 		Expect(code).To(Equal(http.StatusCreated), string(b))
+		Expect(string(b)).To(ContainSubstring(`?scenario=declared&session=test"`))
 		var a mockllm.Added
 		Expect(json.Unmarshal(b, &a)).To(Succeed())
 		Expect(a).To(Equal(mockllm.Added{
