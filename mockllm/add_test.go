@@ -1,6 +1,10 @@
 package mockllm_test
 
 import (
+	"fmt"
+	"net/http"
+	"net/http/httptest"
+
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
 
@@ -35,9 +39,32 @@ var _ = Describe("scenarios added after New", func() {
 		Expect(srv.OpenFleet("nope", nil, nil)).To(MatchError(ContainSubstring(`unknown scenario "nope"`)))
 	})
 
+	It("refills an added scenario's buckets on a reset, as those of New (POST /_faultbench/reset)", func() {
+		srv := mockllm.New(nil, clock.NewVirtual())
+		Expect(srv.Add(quotaScenario(scenario.RateLimits{RPM: 1}, scenario.Capacity{}, scenario.Speed{}))).To(Succeed())
+		Expect(statuses(srv, to("a"), ask("sonnet", 100, 10), 2)).To(Equal([]int{200, 429}))
+		reset := httptest.NewRequest(http.MethodPost, mockllm.ResetPath, nil)
+		srv.ServeHTTP(httptest.NewRecorder(), reset)
+		Expect(to("a").send(srv, ask("sonnet", 100, 10)).Code).To(Equal(http.StatusOK), "the bucket refilled by the reset")
+	})
+
+	It("refuses an add past MaxAdded, and takes one again after a Remove", func() {
+		srv := mockllm.New(nil, clock.NewVirtual())
+		for i := range mockllm.MaxAdded {
+			sc := newScenario()
+			sc.Name = fmt.Sprintf("s%d", i)
+			Expect(srv.Add(sc)).To(Succeed())
+		}
+		Expect(srv.Add(newScenario())).To(MatchError(mockllm.ErrTooMany))
+		Expect(srv.Remove("s0")).To(BeTrue())
+		Expect(srv.Remove("s0")).To(BeFalse())
+		Expect(srv.Add(newScenario())).To(Succeed())
+	})
+
 	It("refuses a name New was given, and no scenario at all", func() {
 		srv := mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
 		Expect(srv.Add(newScenario())).To(MatchError(ContainSubstring("made with it")))
+		Expect(srv.Add(newScenario())).To(MatchError(mockllm.ErrServed))
 		Expect(srv.Add(nil)).To(HaveOccurred())
 	})
 })

@@ -6,6 +6,7 @@ import (
 	"io"
 	"net/http"
 	"strconv"
+	"strings"
 
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 )
@@ -31,8 +32,12 @@ const (
 // 100,000 entries, and a server 200,000 across its sessions.
 const DroppedHeader = "X-Faultbench-Journal-Dropped"
 
-// admin serves the journal and the reset.
+// admin serves the journal, the reset and the scenarios declared in code.
 func (s *Server) admin(w http.ResponseWriter, r *http.Request) {
+	if r.URL.Path == ScenariosPath || strings.HasPrefix(r.URL.Path, ScenariosPath+"/") {
+		s.serveScenarios(w, r) // adminscenario.go
+		return
+	}
 	var allow string
 	switch r.URL.Path {
 	case JournalPath:

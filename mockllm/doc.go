@@ -28,7 +28,11 @@
 // bytes.
 //
 // GET /_faultbench/journal serves the journal as JSON (?scenario= and
-// ?session= filter it); POST /_faultbench/reset forgets every session.
+// ?session= filter it); POST /_faultbench/reset forgets every session
+// and refills every scenario's quotas, those of New and of Add alike.
+// POST /_faultbench/scenarios serves one more scenario, declared in code
+// (YAML or JSON, checked as a file is; adminscenario.go), and DELETE
+// /_faultbench/scenarios/NAME removes it.
 //
 // # What a request gets, in order
 //

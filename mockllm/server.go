@@ -60,10 +60,9 @@ const (
 // /<scenario>/v1/responses — and its journal at /_faultbench/journal. It is safe for concurrent use by many sessions at
 // once.
 type Server struct {
-	clock     Clock
-	scenarios map[string]*served // read-only after New
-	seq       atomic.Uint64      // orders journal entries across sessions
-	entries   entryBudget        // the journal entries all sessions keep
+	clock   Clock
+	seq     atomic.Uint64 // orders journal entries across sessions
+	entries entryBudget   // the journal entries all sessions keep
 	// resets counts Reset calls, and rejects the requests answered outside
 	// any session: both go into request IDs, so that no ID repeats in the
 	// server's lifetime.
@@ -76,10 +75,16 @@ type Server struct {
 	aliases map[string]string // model aliases of every scenario (WithAliases); read-only
 	wires   []wire.Wire       // the APIs it speaks (wires.go); read-only
 
-	// added holds the scenarios of Add (add.go), under addMu: those of
-	// New are read without a lock, these with one.
-	addMu sync.RWMutex
-	added map[string]*served
+	// scenarios holds every scenario served, those of New and those of
+	// Add (add.go) alike, under scMu; added names the ones of Add, which
+	// Remove may take away.
+	scMu      sync.RWMutex
+	scenarios map[string]*served
+	added     map[string]bool
+	// parsing is held by the one admin request whose scenario is being
+	// parsed (adminscenario.go), so that the parser's memory is that of
+	// one body whatever the number of clients posting.
+	parsing chan struct{}
 }
 
 var _ http.Handler = (*Server)(nil)
@@ -98,6 +103,8 @@ func New(scenarios []*scenario.Scenario, clock Clock, opts ...Option) *Server {
 	s := &Server{
 		clock:     clock,
 		scenarios: make(map[string]*served, len(scenarios)),
+		added:     make(map[string]bool),
+		parsing:   make(chan struct{}, 1),
 		sessions:  make(map[sessionKey]*session),
 		wires:     wires(),
 	}
@@ -186,7 +193,7 @@ func (s *Server) CloseSession(name, session string) {
 }
 
 // Reset forgets every session and so the whole journal, and refills every
-// scenario's rate-limit buckets.
+// scenario's rate-limit buckets: those of New and of Add alike.
 func (s *Server) Reset() {
 	s.mu.Lock()
 	old := s.sessions
@@ -197,6 +204,8 @@ func (s *Server) Reset() {
 		sess.release()
 	}
 	s.strays.reset()
+	s.scMu.RLock()
+	defer s.scMu.RUnlock()
 	for _, sc := range s.scenarios {
 		sc.quota.reset()
 	}

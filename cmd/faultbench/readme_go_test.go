@@ -14,7 +14,6 @@ import (
 func TestReadmeGoSamples(t *testing.T) {
 	for _, s := range []struct{ page, region, file string }{
 		{"../../docs/properties.md", "proptest-quickstart", "../../proptest/quickstart_test.go"},
-		{"../../docs/testing.md", "mocktest-sample", "../../mockllm/mocktest/agent_test.go"},
 	} {
 		src, err := os.ReadFile(s.file)
 		if err != nil {

@@ -25,6 +25,7 @@ const defaultServeAddr = "127.0.0.1:8080"
 
 type serveFlags struct {
 	addr    string
+	empty   bool     // --empty: no scenario file; tests add them over the admin route
 	aliases []string // --model-alias FROM=TO, repeatable
 	limits  mockllm.Limits
 	profile profileFlags
@@ -42,6 +43,9 @@ clients to <base>v1beta/models/MODEL:generateContent (:streamGenerateContent?alt
 a key in x-goog-api-key or ?key=). Each X-Faultbench-Session header value has its
 own script state and start; time is real. The journal is at GET /_faultbench/journal,
 POST /_faultbench/reset clears it; Ctrl-C stops and prints it as a ledger table.
+A test declares a scenario in code with POST /_faultbench/scenarios (YAML or JSON,
+checked as a file is; the answer names its base URLs) and removes it with DELETE
+/_faultbench/scenarios/NAME; --empty serves no file, only those.
 
 Each scenario's line names the models it serves; any other model is a 404 in the
 API's shape that lists them. --model-alias FROM=TO serves the model name FROM as
@@ -54,6 +58,7 @@ journal shows the name the client sent.`,
 		},
 	}
 	cmd.Flags().StringVar(&f.addr, "addr", defaultServeAddr, "host:port to listen on (port 0: any free port)")
+	cmd.Flags().BoolVar(&f.empty, "empty", false, "serve no scenario file, only the scenarios tests post to /_faultbench/scenarios")
 	cmd.Flags().StringArrayVar(&f.aliases, "model-alias", nil, "serve model name FROM as model TO, as FROM=TO (repeatable; FROM \"any\": every other name)")
 	d := mockllm.DefaultLimits
 	cmd.Flags().DurationVar(&f.limits.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time a client has to send a request's headers (real time; 0: none)")
@@ -68,9 +73,13 @@ journal shows the name the client sent.`,
 // runServe serves until ctx ends (Ctrl-C, or SIGTERM), then shuts down
 // gracefully and prints the journal. ready, when not nil, receives the
 // address bound once the server takes requests.
-func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args []string, ready chan<- string) error {
-	scs, _, err := loadScenarios(stderr, args)
-	if err != nil {
+func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args []string, ready chan<- string) (err error) {
+	var scs []*scenario.Scenario
+	if f.empty {
+		if len(args) > 0 {
+			return bad(fmt.Errorf("--empty serves no scenario file, yet %s was given", strings.Join(args, ", ")))
+		}
+	} else if scs, _, err = loadScenarios(stderr, args); err != nil {
 		return err
 	}
 	if host, _, err := net.SplitHostPort(f.addr); err != nil {
@@ -100,8 +109,8 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	for _, sc := range scs {
 		fmt.Fprintf(stdout, "%-*s  %-*s  %s\n", width, sc.Name, urlWidth, ep.BaseURL(sc.Name), servedModels(sc, aliases))
 	}
-	fmt.Fprintf(stderr, "faultbench serve: %d scenarios on http://%s — journal: GET http://%s%s, reset: POST http://%s%s; Ctrl-C to stop\n",
-		len(scs), ep.Addr, ep.Addr, mockllm.JournalPath, ep.Addr, mockllm.ResetPath)
+	fmt.Fprintf(stderr, "faultbench serve: %d scenarios on http://%s — journal: GET http://%s%s, reset: POST http://%s%s, add a scenario: POST http://%s%s; Ctrl-C to stop\n",
+		len(scs), ep.Addr, ep.Addr, mockllm.JournalPath, ep.Addr, mockllm.ResetPath, ep.Addr, mockllm.ScenariosPath)
 	if ready != nil {
 		ready <- ep.Addr
 	}

@@ -5,7 +5,10 @@
 // from the mock's journal and fails the test when it broke a budget.
 //
 // Start takes a scenario as YAML text (often a mock-only one: models and
-// a script, no turn), StartFile a scenario file, New one built in code.
+// a script, no turn), StartFile a scenario file, New one built in code;
+// Mock.Add declares one more on the same mock for one test (removed when
+// that test ends), as `faultbench serve`'s POST /_faultbench/scenarios
+// does for a test in another language.
 // Each checks the scenario as `faultbench validate` does and fails the
 // test with the file, line and field of every problem; each listens on
 // 127.0.0.1 on a port the system picks, and registers the server's

@@ -164,3 +164,21 @@ func (m *Mock) Summary() []mockllm.SessionSummary { return mockllm.Summarize(m.E
 // Reset forgets every session and so the journal, and refills the
 // quotas: the next request starts the script again.
 func (m *Mock) Reset() { m.server.Reset() }
+
+// Add serves one more scenario, written as YAML text, on the same mock
+// for test t and returns the Mock of it: how a test declares a scenario
+// where it needs it, as POST /_faultbench/scenarios does for `faultbench
+// serve`. It is checked as Start checks one, and removed when t ends; a
+// name the mock serves already fails t.
+func (m *Mock) Add(t testing.TB, yaml string) *Mock {
+	t.Helper()
+	sc, err := scenario.Parse(t.Name()+" (inline scenario)", []byte(yaml))
+	if err != nil {
+		t.Fatalf("mocktest: %v", err)
+	}
+	if err := m.server.Add(sc); err != nil {
+		t.Fatalf("mocktest: %v", err)
+	}
+	t.Cleanup(func() { m.server.Remove(sc.Name) })
+	return &Mock{t: t, scenario: sc, server: m.server, endpoint: m.endpoint}
+}

@@ -199,3 +199,34 @@ func TestStartFileServesAScenarioFile(t *testing.T) {
 	post(t, mock.BaseURL())
 	mock.AssertStatuses(404) // model "m" is not served
 }
+
+// A scenario added to a running mock is served beside the first, checked
+// as Start checks one, refilled by Reset (an added scenario's quota once
+// stayed spent) and gone at the test's end.
+func TestAddDeclaresAScenarioOnTheSameMock(t *testing.T) {
+	mock := mocktest.Start(t, twoOverloads)
+	var quota *mocktest.Mock
+	t.Run("added", func(t *testing.T) {
+		quota = mock.Add(t, `name: quota
+description: one request a minute
+models: {m: {context_window: 5000, max_output: 2000, limits: {rpm: 1}}}
+`)
+		if post(t, quota.BaseURL()) != 200 || post(t, quota.BaseURL()) != 429 {
+			t.Fatalf("want 200 then 429: %v", quota.Requests())
+		}
+		mock.Reset()
+		quota.AssertStatuses() // the journal went with the reset
+		if code := post(t, quota.BaseURL()); code != 200 {
+			t.Fatalf("after Reset: %d, want the bucket refilled", code)
+		}
+		post(t, mock.BaseURL())
+		mock.AssertStatuses(529)
+	})
+	if code := post(t, quota.BaseURL()); code != 404 {
+		t.Fatalf("after its test: %d, want the added scenario gone", code)
+	}
+	r := &recorder{TB: t}
+	if msg := fatally(r, func() { mock.Add(r, "name: two\ndescription: d\nmodels: {m: {context_window: 10, max_output: 5}}\n") }); !strings.Contains(msg, "made with it") {
+		t.Errorf("a name served already: %q", msg)
+	}
+}
