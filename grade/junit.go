@@ -34,7 +34,7 @@ type junitMessage struct {
 
 // WriteJUnit writes the card as JUnit XML for CI: one test suite, a test
 // case per finding (check/scenario), a failure per failed check, a
-// skipped case per check not reached.
+// skipped case per check not reached or inconclusive.
 func WriteJUnit(w io.Writer, c Card) error {
 	s := junitSuite{Name: "faultbench grade: " + strings.Join(c.Client, " ")}
 	for _, f := range c.Findings {
@@ -43,7 +43,7 @@ func WriteJUnit(w io.Writer, c Card) error {
 		case Fail:
 			tc.Failure = &junitMessage{Message: f.Evidence}
 			s.Failures++
-		case NotReached:
+		case NotReached, Inconclusive:
 			tc.Skipped = &junitMessage{Message: f.Evidence}
 			s.Skipped++
 		}
