@@ -151,3 +151,50 @@ var _ = Describe("time counted from the client's first request", func() {
 		Expect(f.Evidence).To(ContainSubstring("its first 2 s, had closed"))
 	})
 })
+
+var _ = Describe("the timing checks at their edges", func() {
+	retried := func(gap int64, noise time.Duration) grade.Run {
+		asked := int64(2000)
+		sc := &scenario.Scenario{Name: "ra", Grade: []string{"retry-after"}, Script: []scenario.Rule{{Respond: scenario.Respond{Status: 429}}}}
+		return grade.Run{Scenario: sc, Noise: noise, Entries: []mockllm.Entry{
+			{N: 1, Model: "primary", Status: 429, Kind: "rate_limit", Rule: 1, RetryAfterMS: &asked},
+			{N: 2, Model: "primary", Status: 200, Kind: "ok", Rule: 1, GapMS: gap},
+		}}
+	}
+	DescribeTable("retry-after, asked for 2 s, with 30 ms of noise (a 50 ms margin)",
+		func(gap int64, want grade.Status) {
+			f := verdicts("retry-after", retried(gap, 30*time.Millisecond))[0]
+			Expect(f.Status).To(Equal(want), f.Evidence)
+		},
+		Entry("a millisecond early", int64(1999), grade.Fail),
+		Entry("exactly the wait", int64(2000), grade.Pass),
+		Entry("exactly twice and a second", int64(5000), grade.Pass),
+		Entry("over it by the margin", int64(5050), grade.Inconclusive),
+		Entry("over it by a millisecond more", int64(5051), grade.Fail),
+	)
+
+	DescribeTable("bounded's time, 3 s, over 2 attempts with 30 ms of noise (a 50 ms margin each)",
+		func(elapsed time.Duration, want grade.Status) {
+			sc := &scenario.Scenario{Name: "b", Grade: []string{"bounded"}, Script: []scenario.Rule{{Respond: scenario.Respond{Status: 529}}}}
+			r := grade.Run{Scenario: sc, Exit: 1, Elapsed: elapsed, Noise: 30 * time.Millisecond, Entries: []mockllm.Entry{
+				{N: 1, Model: "primary", Status: 529, Kind: "overloaded", Rule: 1},
+				{N: 2, Model: "primary", Status: 529, Kind: "overloaded", Rule: 1, GapMS: 1000, TimeMS: 1000},
+			}}
+			f := verdicts("bounded", r)[0]
+			Expect(f.Status).To(Equal(want), f.Evidence)
+		},
+		Entry("exactly the bound", 3*time.Second, grade.Pass),
+		Entry("over it by the noise of two attempts", 3100*time.Millisecond, grade.Inconclusive),
+		Entry("over it by a millisecond more", 3101*time.Millisecond, grade.Fail),
+	)
+
+	It("backoff: two retries that doubled in both runs pass; one run's alone is too few", func() {
+		for _, f := range verdicts("backoff", timed("a", "backoff", 0, 500, 1000), timed("b", "backoff", 0, 500, 1000)) {
+			Expect(f.Status).To(Equal(grade.Pass), f.Evidence)
+		}
+		f := verdicts("backoff", timed("a", "backoff", 0, 500, 1000))[0]
+		Expect(f.Status).To(Equal(grade.Inconclusive), f.Evidence)
+		f = verdicts("backoff", timed("a", "backoff", 0, 500))[0]
+		Expect(f.Status).To(Equal(grade.NotReached), f.Evidence)
+	})
+})
