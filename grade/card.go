@@ -7,6 +7,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"time"
 
 	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
@@ -70,6 +71,11 @@ type Summary struct {
 	// models listing, a token count, a route the mock does not serve (a
 	// wrong base URL shows here), another method than POST.
 	Strays int `json:"strays,omitempty"`
+	// StartupMS is the client's start-up time: from its launch to its
+	// first request, when the session's clock starts; -1 when it sent
+	// none. NoiseMS is the host's noise while it ran (Run.Noise).
+	StartupMS int64 `json:"startup_ms"`
+	NoiseMS   int64 `json:"noise_ms"`
 }
 
 // NewCard assembles the card of a client's runs.
@@ -82,7 +88,11 @@ func NewCard(command []string, runs []Run, b Bounds) Card {
 		c.TimeoutMS = max(c.TimeoutMS, r.Timeout.Milliseconds())
 		led := Ledger(r)
 		s := Summary{Scenario: r.Scenario.Name, Outcome: string(led.Outcome), Exit: r.Exit, TimedOut: r.TimedOut,
-			Attempts: led.Attempts, GapsMS: []int64{}, RetryCounts: []int{}, Models: []string{}}
+			Attempts: led.Attempts, GapsMS: []int64{}, RetryCounts: []int{}, Models: []string{},
+			StartupMS: r.Startup.Milliseconds(), NoiseMS: r.Noise.Milliseconds()}
+		if r.Startup < 0 {
+			s.StartupMS = -1
+		}
 		for i, e := range r.attempts() {
 			if e.Purpose != "repair" {
 				s.InputTokens += e.InputTokens
@@ -116,24 +126,31 @@ func (c Card) Failed() []Finding {
 	return out
 }
 
-// Tally counts the findings of each status: "9 pass, 3 fail, 2 not reached".
+// Tally counts the findings of each status: "9 pass, 3 fail, 2 not
+// reached", and ", 1 inconclusive" when any is.
 func (c Card) Tally() string {
-	var p, f, n int
+	var p, f, n, u int
 	for _, x := range c.Findings {
 		switch x.Status {
 		case Pass:
 			p++
 		case Fail:
 			f++
+		case Inconclusive:
+			u++
 		default:
 			n++
 		}
 	}
-	return fmt.Sprintf("%d pass, %d fail, %d not reached", p, f, n)
+	t := fmt.Sprintf("%d pass, %d fail, %d not reached", p, f, n)
+	if u > 0 {
+		t += fmt.Sprintf(", %d inconclusive", u)
+	}
+	return t
 }
 
 // marks are the verdicts as a card shows them.
-var marks = map[Status]string{Pass: "PASS", Fail: "FAIL", NotReached: "-"}
+var marks = map[Status]string{Pass: "PASS", Fail: "FAIL", NotReached: "-", Inconclusive: "?"}
 
 // rows are the card's two tables as rows of cells, made safe for a
 // terminal: the checks, and the runs.
@@ -153,7 +170,11 @@ func (c Card) rows() (checks, runs [][]string) {
 				rc[i] = strconv.Itoa(n)
 			}
 		}
-		runs = append(runs, []string{texttable.Plain(s.Scenario), s.Outcome, exit, strconv.Itoa(s.Attempts), gapList(s.GapsMS),
+		start := "-"
+		if s.StartupMS >= 0 {
+			start = seconds(ms(s.StartupMS).Round(10 * time.Millisecond))
+		}
+		runs = append(runs, []string{texttable.Plain(s.Scenario), s.Outcome, exit, start, strconv.Itoa(s.Attempts), gapList(s.GapsMS),
 			strconv.Itoa(s.InputTokens), strings.Join(rc, " "), texttable.Plain(strings.Join(s.Models, ", ")), strconv.Itoa(s.Strays)})
 	}
 	return checks, runs
@@ -161,7 +182,7 @@ func (c Card) rows() (checks, runs [][]string) {
 
 var (
 	checkHeader = []string{"check", "scenario", "verdict", "evidence"}
-	runHeader   = []string{"scenario", "outcome", "exit", "attempts", "gaps", "input tokens", "retry-count", "models", "strays"}
+	runHeader   = []string{"scenario", "outcome", "exit", "start-up", "attempts", "gaps", "input tokens", "retry-count", "models", "strays"}
 )
 
 // WriteText writes the card as ASCII tables: its title, the checks, the

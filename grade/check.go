@@ -20,6 +20,10 @@ const (
 	// looks: a client that gives up on the first 429 never shows whether
 	// it honours retry-after.
 	NotReached Status = "not reached"
+	// Inconclusive says the host's noise was too large to tell a pass
+	// from a fail: a timing check whose figures the noise measured while
+	// the client ran could have made either way (waits.go).
+	Inconclusive Status = "inconclusive"
 )
 
 // Finding is one check's verdict in one scenario, with its evidence.
@@ -43,8 +47,16 @@ type Run struct {
 	TimedOut bool `json:"timed_out"`
 	// Timeout is the timeout the run had.
 	Timeout time.Duration `json:"-"`
-	// Elapsed is the time from the session's start to the process's end.
+	// Elapsed is the time from the session's start, its first request,
+	// to the process's end (from its launch when it sent none).
 	Elapsed time.Duration `json:"-"`
+	// Startup is the time from the process's launch to its first request
+	// (the session's start); -1 when it sent none.
+	Startup time.Duration `json:"-"`
+	// Noise is the host's noise while the process ran: how late a short
+	// sleep woke, its 99th percentile (noise.go). A gap the mock measures
+	// is the client's wait and up to about that much more.
+	Noise time.Duration `json:"-"`
 	// Output is the end of what the process wrote, standard output and
 	// error together (at most 4 KiB).
 	Output string `json:"output,omitempty"`
@@ -172,7 +184,7 @@ func Checks() []Check {
 		{"should-retry-false", "does not retry when x-should-retry: false forbids it", perRun(noRetry)},
 		{"permanent", "does not retry a permanent error (400, 403, 404 model, 429 insufficient_quota)", perRun(noRetry)},
 		{"bounded", "gives up or falls back within the bounds under a persistent overload", perRun(bounded)},
-		{"backoff", "waits longer after each failure (the gaps grow)", perRun(backsOff)},
+		{"backoff", "waits longer after each failure (the gaps grow)", backsOff},
 		{"jitter", "randomises its waits, so that a fleet of it would not retry in step", jitters},
 		{"recovers", "gets its answer after a transient fault", perRun(recovers)},
 		{"stream-restarts", "restarts a cut stream a bounded number of times", perRun(bounded)},
@@ -199,6 +211,9 @@ func Judge(runs []Run, b Bounds) []Finding {
 		fs := c.judge(mine, b)
 		for i := range fs {
 			fs[i].Check, fs[i].Scenario = c.Name, mine[i].Scenario.Name
+			if why, missed := mine[i].missedWindow(); missed && fs[i].Status == NotReached {
+				fs[i].Evidence = why
+			}
 		}
 		out = append(out, fs...)
 	}

@@ -6,13 +6,18 @@
 // Observe runs a command once per scenario, in real time, against a mock
 // server on loopback, each process in a session of its own named by its
 // base URL (http://ADDR/<scenario>/s/<session>/), bounded by a timeout
-// after which its process group is killed. A Run is what one scenario
-// saw: the session's journal, the exit code, whether the timeout struck.
+// after which its process group is killed; the session's clock starts at
+// the client's first request, as under serve. A Run is what one scenario
+// saw: the session's journal, the exit code, whether the timeout struck,
+// the client's start-up time and the host's noise while it ran (noise.go).
 //
 // Each Check is a small function over the runs of the scenarios that name
-// it, giving per scenario a Finding: pass, fail or not reached (the
-// scenario never led the client where the check looks), with its
-// evidence in words. A check judges from the first request a rule of the
+// it, giving per scenario a Finding: pass, fail, not reached (the
+// scenario never led the client where the check looks) or, for a timing
+// check, inconclusive (the host's noise could have made either verdict),
+// with its evidence in words. The timing checks (waits.go, backoff.go,
+// jitter.go, schedule.go) take a gap for the wait and up to the noise
+// more; errorrate_test.go measures how often they are wrong. A check judges from the first request a rule of the
 // script answered: a side request before it (a body the mock refused, a
 // models listing) is not the client's answer to the fault. Bounds holds the limits some checks judge against
 // (attempts and time under a persistent fault), with their defaults. Judge

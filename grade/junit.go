@@ -36,8 +36,8 @@ type junitMessage struct {
 
 // WriteJUnit writes the card as JUnit XML for CI: one test suite, a test
 // case per finding (check/scenario), a failure per failed check, a
-// skipped case per check not reached; an interrupted grade adds a case
-// "grade/incomplete" in error, so that CI never reads it as green.
+// skipped case per check not reached or inconclusive; an interrupted grade
+// adds a case "grade/incomplete" in error, so that CI never reads it as green.
 func WriteJUnit(w io.Writer, c Card) error {
 	s := junitSuite{Name: "faultbench grade: " + strings.Join(c.Client, " ")}
 	if b := c.Incomplete(); b != "" {
@@ -50,7 +50,7 @@ func WriteJUnit(w io.Writer, c Card) error {
 		case Fail:
 			tc.Failure = &junitMessage{Message: f.Evidence}
 			s.Failures++
-		case NotReached:
+		case NotReached, Inconclusive:
 			tc.Skipped = &junitMessage{Message: f.Evidence}
 			s.Skipped++
 		}

@@ -44,7 +44,9 @@ const Session = "grade"
 // Observe runs the client once per scenario against one mock server on a
 // loopback port, in real time, and returns what each scenario saw, in
 // the order of scs. Each process has its own session, named by its base
-// URL, so that scenarios run in parallel without a header. A process that
+// URL, so that scenarios run in parallel without a header; the session's
+// clock starts at the client's first request, as under serve, so that
+// the client's start-up time changes nothing the script does. A process that
 // outlives the timeout is killed with its process group. When ctx ends,
 // the processes in flight are killed and the scenarios not begun are left
 // out; the error is then ctx's.
@@ -82,13 +84,19 @@ func Observe(ctx context.Context, scs []*scenario.Scenario, opts Options) ([]Run
 			for i := range next {
 				sc := scs[i]
 				r := Run{Scenario: sc, Timeout: timeout, Exit: -1}
-				if err := srv.Open(sc.Name, Session, nil); err != nil {
+				if err := srv.OpenAtFirstRequest(sc.Name, Session, nil); err != nil {
 					r.Err = err
 				} else {
 					env := Environment(base, ep.SessionURL(sc.Name, Session), sc)
-					started := time.Now()
+					noise := startProbe()
+					launched := time.Now()
 					p := runProcess(ctx, opts.Command, env, opts.Dir, timeout)
-					r.Elapsed = time.Since(started)
+					ended := time.Now()
+					r.Noise = noise.end()
+					r.Elapsed, r.Startup = ended.Sub(launched), -1
+					if first, ok := srv.Started(sc.Name, Session); ok {
+						r.Elapsed, r.Startup = ended.Sub(first), first.Sub(launched)
+					}
 					r.Exit, r.TimedOut, r.Output, r.Err = p.exit, p.timedOut, p.output, p.err
 					r.Entries = append(srv.Entries(sc.Name, Session), strays(srv, sc.Name)...)
 				}

@@ -62,6 +62,9 @@ func bounded(r Run, b Bounds) (Status, string) {
 		return Fail, fmt.Sprintf("still retrying after %s: %d %s, gaps %s", seconds(r.Timeout), n, plural(n, "attempt"), gapList(failureGaps(r)))
 	case n > b.attempts():
 		return Fail, fmt.Sprintf("%d attempts, over the bound of %d (gaps %s; %s)", n, b.attempts(), gapList(failureGaps(r)), r.ended())
+	case r.Elapsed > b.time() && r.Elapsed-time.Duration(n)*ms(margin(r.Noise)) <= b.time():
+		return Inconclusive, fmt.Sprintf("kept trying for %s, over the bound of %s by less than the noise could add to %d %s: %s",
+			seconds(r.Elapsed.Round(100*time.Millisecond)), seconds(b.time()), n, plural(n, "attempt"), noiseNote(r.Noise))
 	case r.Elapsed > b.time():
 		return Fail, fmt.Sprintf("kept trying for %s, over the bound of %s (%d %s; %s)", seconds(r.Elapsed.Round(100*time.Millisecond)), seconds(b.time()), n, plural(n, "attempt"), r.ended())
 	case answered(att[n-1].Kind):

@@ -47,8 +47,8 @@ func TestGradeMarkdown(t *testing.T) {
 		"| permanent | invalid-request | FAIL | asked primary 11 more times after the 400 invalid\\_request, 11 of them the same body again (gaps ",
 		"| recovers | server-error-transient | PASS | answered at attempt 3 (gaps ",
 		"| retry-after | quiet | - | no request followed an answer that asked for a wait (1 attempt, exit 0) |",
-		"What the server saw (real time):\n\n| scenario | outcome | exit | attempts | gaps | input tokens | retry-count | models | strays |\n",
-		"| invalid-request | failed | 1 | 12 | ",
+		"What the server saw (real time):\n\n| scenario | outcome | exit | start-up | attempts | gaps | input tokens | retry-count | models | strays |\n",
+		"| invalid-request | failed | 1 | ", " s | 12 | ",
 		"| 0 1 2 3 4 5 6 7 8 9 10 11 | primary | 0 |",
 		// the strategies' report follows, the client a column of it
 		"## faultbench: 3 scenarios, 3 strategies, seed 1",

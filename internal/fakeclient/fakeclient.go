@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"math/rand/v2"
 	"net/http"
@@ -17,6 +18,10 @@ import (
 // its TestMain calls Run when the variable is set, and exits with its code.
 const Env = "FAULTBENCH_FAKE_CLIENT"
 
+// StartEnv, when set to a duration ("1.5s"), delays the fake client's
+// first request by that much: a client slow to start.
+const StartEnv = "FAULTBENCH_FAKE_START"
+
 // Run runs one turn against the base URLs of the environment, by
 // policy:
 //
@@ -28,6 +33,9 @@ const Env = "FAULTBENCH_FAKE_CLIENT"
 //   - naive: retries every failure at once, 12 times, the same request,
 //     with no deadline.
 //   - once: one request.
+//   - jittery: good, but its waits full jitter, U(0, 100 ms·2^n), drawn
+//     from a source seeded with the scenario's name (the same draws in
+//     every run of a scenario).
 //   - clamp: good, but an overflow only lowers max_tokens, as Claude Code
 //     does: the same prompt again.
 //   - side: first lists the models (GET v1/models) and sends a side
@@ -43,6 +51,9 @@ func Run(policy string) int {
 		return code
 	}
 	env := os.Getenv
+	if d, err := time.ParseDuration(env(StartEnv)); err == nil {
+		time.Sleep(d)
+	}
 	w := env("FAULTBENCH_WIRE")
 	model, fallback := env("FAULTBENCH_MODEL"), env("FAULTBENCH_FALLBACK_MODEL")
 	maxTokens, prompt := 4096, strings.Repeat("hi ", 20)
@@ -58,6 +69,9 @@ func Run(policy string) int {
 	case "once":
 		attempts = 1
 	}
+	seed := fnv.New64a()
+	seed.Write([]byte(env("FAULTBENCH_SCENARIO")))
+	draws := rand.New(rand.NewPCG(seed.Sum64(), 1))
 	for n := 0; n < attempts; n++ {
 		req := request(w, model, prompt, maxTokens)
 		req.Header.Set("X-Stainless-Retry-Count", strconv.Itoa(n))
@@ -71,11 +85,14 @@ func Run(policy string) int {
 				return 0
 			}
 		}
-		if policy != "good" && policy != "clamp" {
+		if policy != "good" && policy != "clamp" && policy != "jittery" {
 			continue // at once
 		}
 		wait := time.Duration(50<<n) * time.Millisecond
 		wait -= time.Duration(rand.Float64() * 0.25 * float64(wait))
+		if policy == "jittery" {
+			wait = time.Duration(draws.Int64N(int64(100<<n) * int64(time.Millisecond)))
+		}
 		switch {
 		case h.Get("x-should-retry") == "false":
 			return 1
