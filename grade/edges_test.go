@@ -93,3 +93,21 @@ var _ = Describe("the client's ledger row, figure by figure", func() {
 		Expect(r.AttemptsLog[3].WaitBeforeMS).To(Equal(int64(2000))) // the log keeps the gap; the wait does not count it
 	})
 })
+
+var _ = Describe("one verdict per behaviour across wires", func() {
+	It("overflow: giving up after the overflow is the same FAIL, in the same words, on every wire, in any wire's words", func() {
+		gemini := "The input token count (190000) exceeds the maximum number of tokens allowed (131072)."
+		for _, w := range []struct{ wire, message string }{
+			{"anthropic", "input length and `max_tokens` exceed context limit: 190000 + 32000 > 200000"},
+			{"openai", "This model's maximum context length is 200000 tokens. However, you requested 222000 tokens (190000 in the messages, 32000 in the completion)."},
+			{"gemini", gemini},
+			{"anthropic", gemini}, // a client on its own wire in the pack's Gemini scenario
+			{"openai", gemini},
+		} {
+			sc := pack("t-overflow-"+w.wire, "overflow", w.wire, "  - {times: 1, respond: {status: 400, message: \""+w.message+"\"}}")
+			f := grading("once", "overflow", bounds, sc)[0]
+			Expect(f.Status).To(Equal(grade.Fail), w.wire+": "+f.Evidence)
+			Expect(f.Evidence).To(Equal("gave up after the overflow (exit 1)"), w.wire+": "+w.message)
+		}
+	})
+})

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
@@ -43,7 +44,7 @@ func what(status int, kind string) string {
 // Gemini wire, whose window holds the input alone, less input.
 func shrinks(r Run, _ Bounds) (Status, string) {
 	att := r.judged()
-	at := first(att, func(e mockllm.Entry) bool { return e.Kind == "context_overflow" })
+	at := first(att, overflowed)
 	if at < 0 {
 		return NotReached, r.unmet("overflowed the context")
 	}
@@ -71,6 +72,17 @@ func shrinks(r Run, _ Bounds) (Status, string) {
 		return Pass, fmt.Sprintf("resent with max_tokens %d (was %d) and %d input tokens (was %d)", next.MaxTokens, e.MaxTokens, next.InputTokens, e.InputTokens)
 	}
 	return Fail, fmt.Sprintf("resent the request unchanged: max_tokens %d, %d input tokens", next.MaxTokens, next.InputTokens)
+}
+
+// overflowed says whether an attempt was refused for the context window:
+// the journal's context_overflow, or a 400 in Gemini's words "The input
+// token count (N) exceeds the maximum number of tokens allowed (M).",
+// which the journal calls invalid_request when a client meets it on
+// another wire than Gemini's — so that the same give-up after the same
+// overflow gets the same verdict, in the same words, on every wire.
+func overflowed(e mockllm.Entry) bool {
+	return e.Kind == "context_overflow" ||
+		(e.Status == 400 && strings.Contains(e.ErrorMessage, "input token count") && strings.Contains(e.ErrorMessage, "exceeds the maximum number of tokens"))
 }
 
 // fallsBack judges a scenario whose primary model stays overloaded: the
