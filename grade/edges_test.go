@@ -111,3 +111,14 @@ var _ = Describe("one verdict per behaviour across wires", func() {
 		}
 	})
 })
+
+var _ = Describe("the recovers check's words", func() {
+	It("names a stream cut as a cut, and exit 0 after a failure as success reported although it failed", func() {
+		cut := mockllm.Entry{Model: "primary", Status: 200, Kind: "connection", Fault: "{cut_after: 3}"}
+		f := finding("recovers", runOf("recovers", 0, cut), bounds)
+		Expect(f.Status).To(Equal(grade.Fail), f.Evidence)
+		Expect(f.Evidence).To(Equal("reported success although it failed: gave up after 1 attempt: the last answer was a stream cut after 3 events (exit 0)"))
+		f = finding("recovers", runOf("recovers", 1, cut), bounds)
+		Expect(f.Evidence).To(Equal("gave up after 1 attempt: the last answer was a stream cut after 3 events (exit 1)"))
+	})
+})

@@ -28,7 +28,21 @@ func recovers(r Run, _ Bounds) (Status, string) {
 	case answered(last.Kind):
 		return Fail, fmt.Sprintf("got its answer at attempt %d, yet %s", n, r.ended())
 	}
-	return Fail, fmt.Sprintf("gave up after %d %s: the last answer was %s (%s)", n, plural(n, "attempt"), what(last.Status, last.Kind), r.ended())
+	ev := fmt.Sprintf("gave up after %d %s: the last answer was %s (%s)", n, plural(n, "attempt"), answerOf(last), r.ended())
+	if r.Exit == 0 && !r.TimedOut && r.Err == nil {
+		ev = "reported success although it failed: " + ev
+	}
+	return Fail, ev
+}
+
+// answerOf names what an attempt got, for evidence: a stream cut as a
+// cut ("a stream cut after 3 events"), else what its status and kind say.
+func answerOf(e mockllm.Entry) string {
+	if n, ok := strings.CutPrefix(e.Fault, "{cut_after: "); ok {
+		n, _, _ = strings.Cut(n, ",")
+		return "a stream cut after " + strings.TrimSuffix(n, "}") + " events"
+	}
+	return what(e.Status, e.Kind)
 }
 
 // what names an answer for evidence: "529 overloaded", "a reset".
@@ -104,7 +118,7 @@ func fallsBack(r Run, _ Bounds) (Status, string) {
 		if answered(last.Kind) {
 			return Pass, fmt.Sprintf("switched to %s after %d %s on %s, and got its answer", e.Model, i, plural(i, "failure"), primary)
 		}
-		return Fail, fmt.Sprintf("switched to %s after %d %s, but the last answer was %s (%s)", e.Model, i, plural(i, "failure"), what(last.Status, last.Kind), r.ended())
+		return Fail, fmt.Sprintf("switched to %s after %d %s, but the last answer was %s (%s)", e.Model, i, plural(i, "failure"), answerOf(last), r.ended())
 	}
 	return Fail, fmt.Sprintf("%d %s, all to %s (%s)", len(att), plural(len(att), "attempt"), primary, r.ended())
 }
