@@ -122,3 +122,11 @@ var _ = Describe("the recovers check's words", func() {
 		Expect(f.Evidence).To(Equal("gave up after 1 attempt: the last answer was a stream cut after 3 events (exit 1)"))
 	})
 })
+
+var _ = Describe("a PASS that is really no retry", func() {
+	It("bounded: a client that never retried passes in words that say so", func() {
+		f := finding("bounded", runOf("bounded", 1, failures("primary", 1)...), bounds)
+		Expect(f.Status).To(Equal(grade.Pass), f.Evidence)
+		Expect(f.Evidence).To(Equal("never retried: stopped after the first failure (exit 1)"))
+	})
+})
