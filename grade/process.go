@@ -17,8 +17,8 @@ import (
 // and nothing else.
 const MarkerVar = "FAULTBENCH_GRADE_RUN"
 
-// runs numbers the processes this process starts, for their markers.
-var runs atomic.Int64
+// spawned numbers the processes this process starts, for their markers.
+var spawned atomic.Int64
 
 // outputTail is how much of a client's output a run keeps: its last 4 KiB.
 const outputTail = 4 << 10
@@ -38,7 +38,7 @@ type process struct {
 // environment), and reaped when it was reparented here (adopt).
 func runProcess(ctx context.Context, argv, env []string, dir string, timeout time.Duration) process {
 	adopt()
-	marker := MarkerVar + "=" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(runs.Add(1), 10)
+	marker := MarkerVar + "=" + strconv.Itoa(os.Getpid()) + "-" + strconv.FormatInt(spawned.Add(1), 10)
 	cmd := exec.Command(argv[0], argv[1:]...)
 	cmd.Env, cmd.Dir = append(env[:len(env):len(env)], marker), dir
 	var out tail

@@ -2,6 +2,7 @@ package grade
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/faultbench/faultbench/mockllm"
 	"github.com/faultbench/faultbench/scenario"
@@ -27,7 +28,21 @@ func recovers(r Run, _ Bounds) (Status, string) {
 	case answered(last.Kind):
 		return Fail, fmt.Sprintf("got its answer at attempt %d, yet %s", n, r.ended())
 	}
-	return Fail, fmt.Sprintf("gave up after %d %s: the last answer was %s (%s)", n, plural(n, "attempt"), what(last.Status, last.Kind), r.ended())
+	ev := fmt.Sprintf("gave up after %d %s: the last answer was %s (%s)", n, plural(n, "attempt"), answerOf(last), r.ended())
+	if r.Exit == 0 && !r.TimedOut && r.Err == nil {
+		ev = "reported success although it failed: " + ev
+	}
+	return Fail, ev
+}
+
+// answerOf names what an attempt got, for evidence: a stream cut as a
+// cut ("a stream cut after 3 events"), else what its status and kind say.
+func answerOf(e mockllm.Entry) string {
+	if n, ok := strings.CutPrefix(e.Fault, "{cut_after: "); ok {
+		n, _, _ = strings.Cut(n, ",")
+		return "a stream cut after " + strings.TrimSuffix(n, "}") + " events"
+	}
+	return what(e.Status, e.Kind)
 }
 
 // what names an answer for evidence: "529 overloaded", "a reset".
@@ -43,7 +58,7 @@ func what(status int, kind string) string {
 // Gemini wire, whose window holds the input alone, less input.
 func shrinks(r Run, _ Bounds) (Status, string) {
 	att := r.judged()
-	at := first(att, func(e mockllm.Entry) bool { return e.Kind == "context_overflow" })
+	at := first(att, overflowed)
 	if at < 0 {
 		return NotReached, r.unmet("overflowed the context")
 	}
@@ -73,6 +88,17 @@ func shrinks(r Run, _ Bounds) (Status, string) {
 	return Fail, fmt.Sprintf("resent the request unchanged: max_tokens %d, %d input tokens", next.MaxTokens, next.InputTokens)
 }
 
+// overflowed says whether an attempt was refused for the context window:
+// the journal's context_overflow, or a 400 in Gemini's words "The input
+// token count (N) exceeds the maximum number of tokens allowed (M).",
+// which the journal calls invalid_request when a client meets it on
+// another wire than Gemini's — so that the same give-up after the same
+// overflow gets the same verdict, in the same words, on every wire.
+func overflowed(e mockllm.Entry) bool {
+	return e.Kind == "context_overflow" ||
+		(e.Status == 400 && strings.Contains(e.ErrorMessage, "input token count") && strings.Contains(e.ErrorMessage, "exceeds the maximum number of tokens"))
+}
+
 // fallsBack judges a scenario whose primary model stays overloaded: the
 // client must ask another model, and get its answer there.
 func fallsBack(r Run, _ Bounds) (Status, string) {
@@ -92,7 +118,7 @@ func fallsBack(r Run, _ Bounds) (Status, string) {
 		if answered(last.Kind) {
 			return Pass, fmt.Sprintf("switched to %s after %d %s on %s, and got its answer", e.Model, i, plural(i, "failure"), primary)
 		}
-		return Fail, fmt.Sprintf("switched to %s after %d %s, but the last answer was %s (%s)", e.Model, i, plural(i, "failure"), what(last.Status, last.Kind), r.ended())
+		return Fail, fmt.Sprintf("switched to %s after %d %s, but the last answer was %s (%s)", e.Model, i, plural(i, "failure"), answerOf(last), r.ended())
 	}
 	return Fail, fmt.Sprintf("%d %s, all to %s (%s)", len(att), plural(len(att), "attempt"), primary, r.ended())
 }

@@ -69,6 +69,8 @@ func bounded(r Run, b Bounds) (Status, string) {
 		return Fail, fmt.Sprintf("kept trying for %s, over the bound of %s (%d %s; %s)", seconds(r.Elapsed.Round(100*time.Millisecond)), seconds(b.time()), n, plural(n, "attempt"), r.ended())
 	case answered(att[n-1].Kind):
 		return Pass, fmt.Sprintf("got an answer from %s at attempt %d", att[n-1].Model, n)
+	case n == 1: // within any bound, but it shows no retry policy at all
+		return Pass, fmt.Sprintf("never retried: stopped after the first failure (%s)", r.ended())
 	}
 	return Pass, fmt.Sprintf("gave up after %d %s in %s (%s)", n, plural(n, "attempt"), seconds(ms(att[n-1].TimeMS-att[0].TimeMS)), r.ended())
 }

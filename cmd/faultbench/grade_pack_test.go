@@ -3,6 +3,8 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
@@ -16,10 +18,31 @@ import (
 // overflows are the pack's context-overflow scenarios, one per wire.
 var overflows = []string{"context-overflow", "context-overflow-openai", "context-overflow-gemini"}
 
+// packBest is the best outcome each scenario of the built-in pack
+// allows a correct client: success, or the prompt stop (failed) where
+// no retry can help — a permanent error, a fault that never passes, an
+// overflow on Gemini that only less input fits, which no preset without
+// compaction sends; and a 404 for the model, where stopping is right and
+// only a client that falls back to backup, which no preset does on a
+// 404, gets an answer.
+var packBest = map[string]ledger.Outcome{
+	"retry-after": ledger.OutcomeSuccess, "retry-after-ms": ledger.OutcomeSuccess, "retry-info-gemini": ledger.OutcomeSuccess,
+	"should-retry-false": ledger.OutcomeFailed, "invalid-request": ledger.OutcomeFailed, "permission-denied": ledger.OutcomeFailed,
+	"model-not-found": ledger.OutcomeFailed, "quota-exhausted": ledger.OutcomeFailed,
+	"overload-persistent": ledger.OutcomeFailed, "overload-persistent-openai": ledger.OutcomeFailed,
+	"overloaded-transient": ledger.OutcomeSuccess, "overloaded-transient-openai": ledger.OutcomeSuccess,
+	"overloaded-transient-gemini": ledger.OutcomeSuccess, "server-error-transient": ledger.OutcomeSuccess,
+	"connection-reset": ledger.OutcomeSuccess, "stream-cut": ledger.OutcomeSuccess, "stream-cut-openai": ledger.OutcomeSuccess,
+	"stream-cut-always": ledger.OutcomeFailed, "hang": ledger.OutcomeSuccess,
+	"context-overflow": ledger.OutcomeSuccess, "context-overflow-openai": ledger.OutcomeSuccess,
+	"context-overflow-gemini": ledger.OutcomeFailed, "overloaded-fallback": ledger.OutcomeSuccess,
+}
+
 // TestGradePackIsRightAboutItsBestOutcome runs the presets over the
-// built-in pack: classify reaches the best outcome in every scenario
-// where a preset succeeds (elsewhere the best is the cheapest stop, a
-// matter of how long a policy persists), and blind, which resends an overflowing request unchanged, in none of
+// built-in pack: each scenario's best outcome is the one packBest
+// declares, classify reaches it in every scenario where that is success
+// (elsewhere the best is the cheapest stop, a matter of how long a
+// policy persists), and blind, which resends an overflowing request unchanged, in none of
 // the overflows — their script keeps refusing it (when.unshrunk).
 func TestGradePackIsRightAboutItsBestOutcome(t *testing.T) {
 	scs, err := grade.Pack()
@@ -42,12 +65,20 @@ func TestGradePackIsRightAboutItsBestOutcome(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	succeeds := map[string]bool{} // a correct client can succeed there: some preset did
+	succeeds := map[string]bool{}
 	for _, r := range rep.Results {
 		succeeds[r.Scenario] = succeeds[r.Scenario] || r.Outcome == ledger.OutcomeSuccess
 	}
 	for _, v := range vs {
-		if succeeds[v.Scenario] && !slices.Contains(v.Best, "classify") {
+		best, declared := packBest[v.Scenario]
+		switch {
+		case !declared:
+			t.Errorf("%s: the pack's scenario declares no best outcome in packBest", v.Scenario)
+		case best == ledger.OutcomeSuccess && !succeeds[v.Scenario]:
+			t.Errorf("%s: no preset succeeded where a correct client can", v.Scenario)
+		case best != ledger.OutcomeSuccess && succeeds[v.Scenario]:
+			t.Errorf("%s: a preset succeeded where the pack says a correct client stops", v.Scenario)
+		case best == ledger.OutcomeSuccess && !slices.Contains(v.Best, "classify"):
 			t.Errorf("%s: classify did not reach the best outcome (best: %v)", v.Scenario, v.Best)
 		}
 		if slices.Contains(overflows, v.Scenario) && slices.Contains(v.Best, "blind") {
@@ -80,5 +111,33 @@ func TestGradeRanksABlindResendBelowClassify(t *testing.T) {
 		if slices.Index(v.Ranking, grade.Strategy) < slices.Index(v.Ranking, "classify") {
 			t.Errorf("%s: the client ranks above classify: %v", v.Scenario, v.Ranking)
 		}
+	}
+}
+
+// TestGradeCheckFailsOnOneFailure grades the naive client on one
+// scenario with one check, which it fails, and no budget: --check exits
+// 1 on that single failure.
+func TestGradeCheckFailsOnOneFailure(t *testing.T) {
+	dir := t.TempDir()
+	one := `name: one-400
+description: a 400 to every request; no budget
+grade: [permanent]
+models:
+  primary: {context_window: 200000, max_output: 32000}
+aliases: {any: primary}
+turn:
+  model: primary
+  max_tokens: 1024
+  messages: [{count: 1, tokens: 10}]
+  answer_tokens: 10
+script:
+  - respond: {status: 400}
+`
+	if err := os.WriteFile(filepath.Join(dir, "one.yaml"), []byte(one), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := gradeWith(t, "naive", "--check", "--pack", dir)
+	if code != exitFailed || !strings.Contains(errOut, "1 failed check") || strings.Contains(errOut, "budget") {
+		t.Fatalf("exit %d, want %d: %s%s", code, exitFailed, errOut, out)
 	}
 }
