@@ -11,7 +11,6 @@ import (
 
 	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/ledger"
-	"github.com/faultbench/faultbench/reports"
 )
 
 // Card is a client's report card: every finding, and per scenario what
@@ -214,7 +213,7 @@ func WriteMarkdown(w io.Writer, c Card) error {
 	var buf bytes.Buffer
 	fmt.Fprintf(&buf, "## Report card: `%s`\n\n", mdCode(strings.Join(c.Client, " ")))
 	if b := c.Incomplete(); b != "" {
-		fmt.Fprintf(&buf, "> **%s**\n\n", reports.MarkdownCell(b))
+		fmt.Fprintf(&buf, "> **%s**\n\n", texttable.MarkdownCell(b))
 	}
 	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
 		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
@@ -237,7 +236,7 @@ func mdTable(buf *bytes.Buffer, header []string, rows [][]string) {
 	for _, r := range rows {
 		cells := make([]string, len(r))
 		for i, c := range r {
-			cells[i] = reports.MarkdownCell(c)
+			cells[i] = texttable.MarkdownCell(c)
 		}
 		buf.WriteString("| " + strings.Join(cells, " | ") + " |\n")
 	}

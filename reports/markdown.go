@@ -213,22 +213,9 @@ func markdownScenario(g grouped, sc string, opts Options, broken map[key][]Viola
 	return buf.Bytes()
 }
 
-// markdownEscaper keeps text — names, figures, a scenario's description —
-// from being read as Markdown or HTML: every character with a meaning in
-// GitHub-flavoured Markdown gets a backslash; <, > and & become entities,
-// so no tag (<!--, </details>, <img>) is opened or closed; an @ is followed
-// by a zero-width space, so no one is mentioned.
-var markdownEscaper = strings.NewReplacer(
-	`\`, `\\`, "|", `\|`, "*", `\*`, "`", "\\`", "_", `\_`, "[", `\[`, "]", `\]`, "!", `\!`, "~", `\~`,
-	"#", `\#`, "&", "&amp;", "<", "&lt;", ">", "&gt;", "@", "@&#8203;",
-)
-
 // markdownCell is s as one table cell of Markdown that shows s as
-// written: white space collapsed (a newline would end the row), control
-// characters made visible, and everything else escaped (markdownEscaper).
-func markdownCell(s string) string {
-	return markdownEscaper.Replace(texttable.Plain(strings.Join(strings.Fields(s), " ")))
-}
+// written (texttable.MarkdownCell).
+func markdownCell(s string) string { return texttable.MarkdownCell(s) }
 
 // markdownText is s as a line of Markdown text, as markdownCell, and a line
 // starting with -, + or = (a list, a heading underline) gets its first
