@@ -96,7 +96,7 @@ func WithFallbacks(models ...string) Option {
 	return func(e *Engine) { e.fallbacks = append([]string(nil), models...) }
 }
 
-// WithAuthRefresh sets the function a strategy with RefreshAuth calls on a
+// WithAuthRefresh sets the function a strategy with AuthRefresh calls on a
 // 401, at most once per turn, before it resends with a fresh count of
 // attempts: it should renew the credentials the Provider sends (clear a
 // cached token, fetch a new one). An error from it stops the turn. Without

@@ -207,17 +207,17 @@ var strategyRows = []strategyRow{
 		return fmt.Sprintf("%s ×%s\n%s\n%s", shortDur(base), strconv.FormatFloat(factor, 'f', -1, 64), cap, jitterCell(b))
 	}},
 	{"rounds", true, func(s recovery.Strategy) string {
-		if s.Rounds <= 0 {
+		if s.Rounds.Max <= 0 {
 			return "none"
 		}
-		b := s.RoundBackoff
+		b := s.Rounds.Backoff
 		base := b.Base
 		if base <= 0 {
 			base = time.Second
 		}
-		out := fmt.Sprintf("%d more\n%s ×2^r\n%s", s.Rounds, shortDur(base), jitterCell(b))
-		if s.RoundRetry != nil {
-			out += "\non " + kindCell(s.RoundRetry)
+		out := fmt.Sprintf("%d more\n%s ×2^r\n%s", s.Rounds.Max, shortDur(base), jitterCell(b))
+		if s.Rounds.Retry != nil {
+			out += "\non " + kindCell(s.Rounds.Retry)
 		}
 		return out
 	}},
@@ -260,40 +260,40 @@ var strategyRows = []strategyRow{
 		return out
 	}},
 	{"retry-after", true, func(s recovery.Strategy) string {
-		if !s.HonorRetryAfter {
+		if !s.RetryAfter.HonorsHeader() {
 			return "ignored"
 		}
 		obeyed := "obeyed"
-		if s.RetryAfterSecondsOnly {
+		if s.RetryAfter.Honor == recovery.RetryAfterSecondsOnly {
 			obeyed = "whole seconds\nonly"
 		}
-		if s.ServerWaitJitter > 0 {
-			obeyed += "\n+0–" + strconv.FormatFloat(s.ServerWaitJitter*100, 'f', -1, 64) + "%"
+		if s.RetryAfter.Jitter > 0 {
+			obeyed += "\n+0–" + strconv.FormatFloat(s.RetryAfter.Jitter*100, 'f', -1, 64) + "%"
 		}
-		if s.RetryAfterCap <= 0 {
+		if s.RetryAfter.Cap <= 0 {
 			return obeyed + "\nno cap"
 		}
 		above := "waits cap"
 		switch {
-		case s.GiveUpAboveCap:
+		case s.RetryAfter.AboveCap == recovery.AboveCapGiveUp, s.RetryAfter.AboveCap == recovery.AboveCapFallback:
 			above = "gives up"
-		case s.BackoffAboveCap:
+		case s.RetryAfter.AboveCap == recovery.AboveCapBackoff:
 			above = "backoff"
 		}
-		return fmt.Sprintf("%s\ncap %s\nabove: %s", obeyed, shortDur(s.RetryAfterCap), above)
+		return fmt.Sprintf("%s\ncap %s\nabove: %s", obeyed, shortDur(s.RetryAfter.Cap), above)
 	}},
-	{"rate-limit reset", true, func(s recovery.Strategy) string { return yesNo(s.HonorRateLimitReset) }},
+	{"rate-limit reset", true, func(s recovery.Strategy) string { return yesNo(s.RetryAfter.RateLimitReset) }},
 	{"wait budget", true, func(s recovery.Strategy) string { return orNone(s.WaitBudget) }},
 	{"persistent", true, func(s recovery.Strategy) string { return yesNo(s.Persistent) }},
 	{"fallback", true, func(s recovery.Strategy) string {
 		var parts []string
-		if s.FallbackAfter > 0 {
-			parts = append(parts, fmt.Sprintf("after %d×529", s.FallbackAfter))
+		if s.Fallback.After > 0 {
+			parts = append(parts, fmt.Sprintf("after %d×529", s.Fallback.After))
 		}
-		if len(s.FallbackOn) > 0 {
-			parts = append(parts, "on "+kindCell(s.FallbackOn))
+		if len(s.Fallback.On) > 0 {
+			parts = append(parts, "on "+kindCell(s.Fallback.On))
 		}
-		if s.FallbackOnExhausted {
+		if s.Fallback.OnExhausted {
 			parts = append(parts, "when attempts\nrun out")
 		}
 		if len(parts) == 0 {
@@ -303,74 +303,74 @@ var strategyRows = []strategyRow{
 	}},
 	{"401 refresh", true, func(s recovery.Strategy) string {
 		switch {
-		case s.AuthWithinAttempts:
+		case s.Auth == recovery.AuthWithinAttempts:
 			return "before each\nretry, within\nthe attempts"
-		case s.RefreshAuth:
+		case s.Auth == recovery.AuthRefresh:
 			return "once"
 		}
 		return "no"
 	}},
 	{"sheds background", true, func(s recovery.Strategy) string { return yesNo(s.ShedBackground) }},
 	{"escalation", true, func(s recovery.Strategy) string {
-		if s.EscalationFactor <= 1 {
+		if s.Escalation.Factor <= 1 {
 			return "off"
 		}
-		n := s.MaxEscalations
+		n := s.Escalation.Max
 		if n <= 0 {
 			n = 3
 		}
-		out := fmt.Sprintf("×%s, %d max", strconv.FormatFloat(s.EscalationFactor, 'f', -1, 64), n)
-		if s.EscalationCeiling > 0 {
-			out += fmt.Sprintf("\nceiling %d", s.EscalationCeiling)
+		out := fmt.Sprintf("×%s, %d max", strconv.FormatFloat(s.Escalation.Factor, 'f', -1, 64), n)
+		if s.Escalation.Ceiling > 0 {
+			out += fmt.Sprintf("\nceiling %d", s.Escalation.Ceiling)
 		}
-		if s.EscalationUnclamped {
+		if s.Escalation.Unclamped {
 			out += "\nunclamped"
 		}
-		if s.EscalateWithinStep {
+		if s.Escalation.WithinStep {
 			out += "\nwithin the step"
 		}
 		return out
 	}},
 	{"adjustment", true, func(s recovery.Strategy) string {
-		if !s.Adjust {
+		if !s.Adjust.Enabled {
 			return "off"
 		}
-		out := fmt.Sprintf("buffer %d\nfloor %d", orDefault(s.AdjustBuffer, 1000), orDefault(s.AdjustFloor, 3000))
-		if s.AdjustWithinStep {
+		out := fmt.Sprintf("buffer %d\nfloor %d", orDefault(s.Adjust.Buffer, 1000), orDefault(s.Adjust.Floor, 3000))
+		if s.Adjust.WithinStep {
 			out += "\nwithin the step"
 		}
 		return out
 	}},
 	{"max_tokens clamp", true, func(s recovery.Strategy) string { return yesNo(s.ClampMaxTokens) }},
 	{"compaction", true, func(s recovery.Strategy) string {
-		if !s.Compact {
+		if !s.Compaction.Enabled {
 			return "off"
 		}
-		return fmt.Sprintf("keeps %d\n%d max", orDefault(s.KeepRecent, 6), orDefault(s.MaxCompactions, 3))
+		return fmt.Sprintf("keeps %d\n%d max", orDefault(s.Compaction.KeepRecent, 6), orDefault(s.Compaction.Max, 3))
 	}},
 	{"learnt window", true, func(s recovery.Strategy) string {
-		if !s.Adjust && !s.Compact && !s.Preflight {
+		if !s.Adjust.Enabled && !s.Compaction.Enabled && !s.Preflight {
 			return "-"
 		}
-		r := s.LearnedWindowRatio
+		r := s.Compaction.LearnedWindowRatio
 		if r <= 0 || r > 1 {
 			r = 0.85
 		}
 		out := strconv.FormatFloat(r, 'f', -1, 64) + "×input"
-		if s.LearnFromEstimate {
+		if s.Compaction.LearnFromEstimate {
 			out += "\non every\noverflow"
 		}
 		return out
 	}},
 	{"413 as overflow", true, func(s recovery.Strategy) string {
-		if s.TooLargeAsOverflow <= 0 {
+		if s.Compaction.TooLargeAsOverflow <= 0 {
 			return "no"
 		}
-		return fmt.Sprintf("at %s×window", strconv.FormatFloat(s.TooLargeAsOverflow, 'f', -1, 64))
+		return fmt.Sprintf("at %s×window", strconv.FormatFloat(s.Compaction.TooLargeAsOverflow, 'f', -1, 64))
 	}},
 	{"preflight", true, func(s recovery.Strategy) string { return yesNo(s.Preflight) }},
 	{"loop guard", false, func(s recovery.Strategy) string {
-		if !s.Guard {
+		if !s.LoopGuard.Enabled {
 			return "off"
 		}
 		g := s.LoopGuard

@@ -38,8 +38,8 @@ func TestStrategiesListsEveryPresetWithItsParameters(t *testing.T) {
 }
 
 // Each option a preset takes from its source, where the source differs from
-// classify, shows in the table: should_retry_permanent, seconds_only,
-// auth_within_attempts, adjust.within_step, learn_from_estimate,
+// classify, shows in the table: should_retry_permanent, honor: seconds_only,
+// auth: within_attempts, adjust.within_step, learn_from_estimate,
 // escalation.unclamped and within_step, and a loop-guard detector that
 // breaks at once.
 func TestStrategiesShowsEachSourceOption(t *testing.T) {
