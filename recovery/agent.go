@@ -67,10 +67,10 @@ type AgentResult struct {
 func (e *Engine) RunAgent(ctx context.Context, req Request, tools ToolFunc) (*AgentResult, error) {
 	out := &AgentResult{}
 	var guard *loopguard.Guard
-	if e.strategy.LoopGuard.Enabled {
-		guard = loopguard.New(e.strategy.LoopGuard.Config)
+	if e.effective.LoopGuard.Enabled {
+		guard = loopguard.New(e.effective.LoopGuard.Config)
 	}
-	limit := e.strategy.stepCap()
+	limit := e.effective.StepCap
 	msgs := append([]Message(nil), req.Messages...)
 	for {
 		out.Steps++

@@ -38,7 +38,7 @@ func (t *turn) fit() {
 		return
 	}
 	input := t.e.count(t.req)
-	if room := w - input; room >= t.s.adjustFloor() && t.req.MaxTokens > room {
+	if room := w - input; room >= t.s.Adjust.Floor && t.req.MaxTokens > room {
 		from := t.req.MaxTokens
 		t.req.MaxTokens = room
 		t.res.Adjustments++
@@ -97,7 +97,7 @@ func (t *turn) tooLargeAsOverflow(f Failure) bool {
 // false when the budget cannot grow.
 func (t *turn) escalate(resp *Response) bool {
 	f := t.s.Escalation.Factor
-	if f <= 1 || t.res.Escalations >= t.s.maxEscalations() {
+	if f <= 1 || t.res.Escalations >= t.s.Escalation.Max {
 		return false
 	}
 	from := t.req.MaxTokens
@@ -147,7 +147,7 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 	}
 	switch declared := t.limits().ContextWindow; {
 	case t.s.Compaction.LearnFromEstimate:
-		t.learnWindow(int(t.s.learnedWindowRatio() * float64(t.e.count(t.req))))
+		t.learnWindow(int(t.s.Compaction.LearnedWindowRatio * float64(t.e.count(t.req))))
 	case o.Window > 0:
 		t.learnWindow(o.Window)
 	case declared == 0 || input+t.req.MaxTokens <= declared:
@@ -155,13 +155,13 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 		// the overflow: take the window to be a share of the input
 		// counted (Kimi Code's 0.85), so the next request is planned to
 		// fit under it.
-		t.learnWindow(int(t.s.learnedWindowRatio() * float64(input)))
+		t.learnWindow(int(t.s.Compaction.LearnedWindowRatio * float64(input)))
 	}
 	window := t.limits().ContextWindow
 	if t.s.Adjust.Enabled && window > 0 && input < window {
-		room := window - input - t.s.adjustBuffer()
-		if room >= t.s.adjustFloor() && room < t.req.MaxTokens {
-			if t.s.Adjust.WithinStep && t.step >= t.s.attempts() {
+		room := window - input - t.s.Adjust.Buffer
+		if room >= t.s.Adjust.Floor && room < t.req.MaxTokens {
+			if t.s.Adjust.WithinStep && t.step >= t.s.Attempts {
 				res, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted before the adjustment", t.step))
 				return false, res, err
 			}
@@ -180,7 +180,7 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 		res, err := t.stop(f, StopNotRetryable, "context overflow and compaction is off")
 		return false, res, err
 	}
-	if t.res.Compactions >= t.s.maxCompactions() {
+	if t.res.Compactions >= t.s.Compaction.Max {
 		res, err := t.stop(f, StopCompactionLimit, fmt.Sprintf("context still overflows after %d compactions", t.res.Compactions))
 		return false, res, err
 	}
@@ -200,7 +200,7 @@ const summaryPrefix = "Summary of the earlier conversation:\n"
 // compact replaces all but the Compaction.KeepRecent most recent messages with a
 // summary obtained through one repair call.
 func (t *turn) compact(ctx context.Context) error {
-	keep := t.s.keepRecent()
+	keep := t.s.Compaction.KeepRecent
 	msgs := t.req.Messages
 	if len(msgs) <= keep {
 		return fmt.Errorf("only %d messages, all kept: nothing to summarise", len(msgs))
@@ -208,7 +208,7 @@ func (t *turn) compact(ctx context.Context) error {
 	old, recent := msgs[:len(msgs)-keep], msgs[len(msgs)-keep:]
 	repair := Request{
 		Model:     t.req.Model,
-		MaxTokens: t.s.summaryMaxTokens(),
+		MaxTokens: t.s.Compaction.SummaryMaxTokens,
 		System:    t.req.System,
 		Messages:  append(append([]Message(nil), old...), Message{Role: "user", Text: summaryPrompt}),
 		Purpose:   PurposeRepair,

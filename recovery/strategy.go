@@ -189,58 +189,10 @@ func orDefault(v, def int) int {
 	return v
 }
 
-func (s Strategy) attempts() int         { return orDefault(s.Attempts, 5) }
-func (s Strategy) stepCap() int          { return orDefault(s.StepCap, DefaultStepCap) }
-func (s Strategy) maxEscalations() int   { return orDefault(s.Escalation.Max, 3) }
-func (s Strategy) adjustBuffer() int     { return orDefault(s.Adjust.Buffer, 1000) }
-func (s Strategy) adjustFloor() int      { return orDefault(s.Adjust.Floor, 3000) }
-func (s Strategy) keepRecent() int       { return orDefault(s.Compaction.KeepRecent, 6) }
-func (s Strategy) maxCompactions() int   { return orDefault(s.Compaction.Max, 3) }
-func (s Strategy) summaryMaxTokens() int { return orDefault(s.Compaction.SummaryMaxTokens, 4096) }
-
-func (s Strategy) learnedWindowRatio() float64 {
-	if s.Compaction.LearnedWindowRatio <= 0 || s.Compaction.LearnedWindowRatio > 1 {
-		return 0.85
-	}
-	return s.Compaction.LearnedWindowRatio
-}
-
-func (s Strategy) shouldRetryMode() ShouldRetryMode {
-	if s.ShouldRetry == "" {
-		return ShouldRetryHonor
-	}
-	return s.ShouldRetry
-}
-
-func (s Strategy) waitBudget() time.Duration {
-	if s.WaitBudget <= 0 && s.Persistent && s.Classify {
-		return 6 * time.Hour
-	}
-	return s.WaitBudget
-}
-
-func (s Strategy) turnAttempts() int {
-	if s.TurnAttempts <= 0 && s.Persistent {
-		return 1000
-	}
-	return s.TurnAttempts
-}
-
-func (s Strategy) persistentCap() time.Duration {
-	if s.PersistentCap <= 0 {
-		return 5 * time.Minute
-	}
-	return s.PersistentCap
-}
-
 // retries reports whether the strategy resends a failure of kind k that
 // came with status (0 for none).
 func (s Strategy) retries(k Kind, status int) bool {
-	kinds := s.Retry
-	if kinds == nil {
-		kinds = transientKinds
-	}
-	if !slices.Contains(kinds, k) {
+	if !slices.Contains(s.Retry, k) {
 		return false
 	}
 	if len(s.RetryStatuses) > 0 && status >= 400 {
@@ -255,14 +207,7 @@ func (s Strategy) roundRetries(k Kind) bool {
 	if s.Rounds.Max <= 0 {
 		return false
 	}
-	kinds := s.Rounds.Retry
-	if kinds == nil {
-		kinds = s.Retry
-	}
-	if kinds == nil {
-		kinds = transientKinds
-	}
-	return slices.Contains(kinds, k)
+	return slices.Contains(s.Rounds.Retry, k)
 }
 
 // persistentKind reports whether persistent mode retries k past Attempts.

@@ -39,7 +39,7 @@ func (t *turn) run(ctx context.Context) (*Result, error) {
 			return t.cancelled(err)
 		}
 		if t.s.Classify {
-			if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+			if n := t.s.TurnAttempts; n > 0 && t.res.Attempts >= n {
 				if t.last.Kind == KindTruncated && t.lastResp != nil {
 					return t.done(t.lastResp)
 				}
@@ -154,11 +154,11 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	}
 
 	retryable := t.s.retries(f.Kind, f.StatusCode) || (f.Kind == KindAuth && t.s.Auth == AuthWithinAttempts)
-	if f.ShouldRetry != nil && t.s.shouldRetryMode() != ShouldRetryIgnore {
+	if f.ShouldRetry != nil && t.s.ShouldRetry != ShouldRetryIgnore {
 		switch {
 		case *f.ShouldRetry && (t.s.ShouldRetryPermanent || !permanentKind(f.Kind)):
 			retryable = true
-		case !*f.ShouldRetry && !(t.s.shouldRetryMode() == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
+		case !*f.ShouldRetry && !(t.s.ShouldRetry == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
 			return stop(StopServerSaidNo, "server said x-should-retry: false")
 		}
 	}
@@ -224,7 +224,7 @@ func (t *turn) send(ctx context.Context, typ EventType) (*Response, Failure) {
 // retryBlind is the naive loop: the same request again after base·2^i,
 // sleeping even after the last attempt when the strategy says so.
 func (t *turn) retryBlind(ctx context.Context, f Failure) error {
-	last := t.step >= t.s.attempts()
+	last := t.step >= t.s.Attempts
 	if last && !t.s.SleepAfterFinal {
 		_, err := t.stop(f, StopAttempts, "attempts exhausted")
 		return err
@@ -252,12 +252,12 @@ func (t *turn) retryBlind(ctx context.Context, f Failure) error {
 // It never sleeps after the final attempt of a step: past it the turn
 // moves to the next model (Fallback.OnExhausted) or stops.
 func (t *turn) retry(ctx context.Context, f Failure) error {
-	if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+	if n := t.s.TurnAttempts; n > 0 && t.res.Attempts >= n {
 		_, err := t.stop(f, StopAttempts, fmt.Sprintf("the turn's %d attempts are used up", n))
 		return err
 	}
 	persistent := t.s.persistentKind(f.Kind)
-	if !persistent && t.step >= t.s.attempts() {
+	if !persistent && t.step >= t.s.Attempts {
 		if t.s.Fallback.OnExhausted && t.fallback("attempts exhausted") {
 			return nil
 		}
@@ -278,7 +278,7 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 	}
 	b := t.s.Backoff
 	if persistent {
-		b.Cap = t.s.persistentCap()
+		b.Cap = t.s.PersistentCap
 	}
 	sw, asked := t.s.serverWait(f, t.e.clock.Now())
 	switch c := t.s.RetryAfter.Cap; {
@@ -299,7 +299,7 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 		sw = c
 	}
 	wait := t.backoff(b, sw, asked)
-	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
+	if b := t.s.WaitBudget; b > 0 && t.res.Waited+wait > b {
 		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
 		return err
 	}
@@ -349,7 +349,7 @@ func (t *turn) nextRound(ctx context.Context, f Failure) (next bool, err error) 
 	if !t.s.Classify || !t.s.roundRetries(f.Kind) || t.rounds >= t.s.Rounds.Max {
 		return false, nil
 	}
-	if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+	if n := t.s.TurnAttempts; n > 0 && t.res.Attempts >= n {
 		return false, nil
 	}
 	if t.budgetStops() {
@@ -357,7 +357,7 @@ func (t *turn) nextRound(ctx context.Context, f Failure) (next bool, err error) 
 		return false, err
 	}
 	wait := t.s.Rounds.Backoff.Delay(t.rounds, t.e.rand)
-	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
+	if b := t.s.WaitBudget; b > 0 && t.res.Waited+wait > b {
 		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
 		return false, err
 	}
@@ -372,7 +372,7 @@ func (t *turn) nextRound(ctx context.Context, f Failure) (next bool, err error) 
 // clamp lowers max_tokens to the output limit a 400 stated and resends at
 // once, as one more attempt of the step (Strategy.ClampMaxTokens).
 func (t *turn) clamp(f Failure) (bool, *Result, error) {
-	if t.step >= t.s.attempts() {
+	if t.step >= t.s.Attempts {
 		res, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted before clamping max_tokens", t.step))
 		return false, res, err
 	}
@@ -467,7 +467,7 @@ func (t *turn) stop(f Failure, s Stop, reason string) (*Result, error) {
 	}
 	g := &GiveUpError{
 		Kind: f.Kind, Stop: s, Attempts: t.res.Attempts, Waited: t.res.Waited,
-		Budget: t.s.waitBudget(), Reason: reason, Err: err,
+		Budget: t.s.WaitBudget, Reason: reason, Err: err,
 	}
 	t.e.observe(Event{Type: EventGiveUp, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Failure: f, Reason: reason, Err: g})
 	return &t.res, g

@@ -212,10 +212,7 @@ func StuckLoopEndsWithinStepCap(sc *scenario.Scenario, s recovery.Strategy, r le
 	if len(sc.Tools) == 0 {
 		return nil
 	}
-	limit := s.StepCap
-	if limit <= 0 {
-		limit = recovery.DefaultStepCap
-	}
+	limit := s.Effective().StepCap
 	switch {
 	case r.Steps < 1 || r.Steps > limit:
 		return fmt.Errorf("%d steps, cap %d: %s", r.Steps, limit, settingOf(s))
