@@ -4,7 +4,12 @@ import (
 	"time"
 
 	"github.com/faultbench/faultbench/recovery/loopguard"
+	"github.com/faultbench/faultbench/recovery/retrybudget"
 )
+
+// RetryBudget bounds the retries of all an Engine's turns together
+// (package retrybudget).
+type RetryBudget = retrybudget.Config
 
 // The blocks of a Strategy, each in the shape of its block in a strategy
 // file (docs/strategies.md). The cross-turn policies' blocks are beside

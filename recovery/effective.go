@@ -40,7 +40,7 @@ func (s Strategy) Effective() Strategy {
 	s.LoopGuard.Config = s.LoopGuard.Config.Effective()
 	s.StepCap = orDefault(s.StepCap, DefaultStepCap)
 	s.RateLimiter.MaxWait = s.RateLimiter.maxWait()
-	s.RetryBudget.Window = s.RetryBudget.window()
+	s.RetryBudget = s.RetryBudget.Effective()
 	s.CircuitBreaker.FailureThreshold = s.CircuitBreaker.failureThreshold()
 	s.CircuitBreaker.Delay = s.CircuitBreaker.delay()
 	s.AdaptiveLimiter = s.AdaptiveLimiter.effective()

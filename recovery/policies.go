@@ -4,13 +4,15 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/faultbench/faultbench/recovery/retrybudget"
 )
 
 // policies is the state the cross-turn policies keep for an Engine: one
 // value per Engine, shared by every turn it runs, safe for concurrent use.
 type policies struct {
 	limiter  rateLimiter
-	budget   retryBudget
+	budget   retrybudget.Budget
 	breakers circuitBreakers
 	slots    adaptiveLimiter
 }
@@ -46,7 +48,7 @@ func (t *turn) admit(ctx context.Context) (g grant, send, next bool, res *Result
 		g.probe = probe
 	}
 	retry := t.res.Attempts > 0
-	if s.RetryBudget.Enabled && !p.budget.take(s.RetryBudget, retry, t.e.clock.Now()) {
+	if s.RetryBudget.Enabled && !p.budget.Take(s.RetryBudget, retry, t.e.clock.Now()) {
 		p.breakers.abandon(t.req.Model, g.probe)
 		res, err = t.stop(t.last, StopRetryBudget, t.budgetReason())
 		return g, false, false, res, err
@@ -54,7 +56,7 @@ func (t *turn) admit(ctx context.Context) (g grant, send, next bool, res *Result
 	giveBack := func() {
 		p.breakers.abandon(t.req.Model, g.probe)
 		if s.RetryBudget.Enabled {
-			p.budget.refund(retry)
+			p.budget.Refund(retry)
 		}
 	}
 	if s.AdaptiveLimiter.Enabled {
@@ -115,12 +117,12 @@ func (t *turn) breakerStops(f Failure) (next, stopped bool, res *Result, err err
 // budgetStops reports whether the retry budget has no room for the retry
 // a failure asks for; a turn then gives up without waiting.
 func (t *turn) budgetStops() bool {
-	return t.s.RetryBudget.Enabled && !t.e.pol.budget.allows(t.s.RetryBudget, t.e.clock.Now())
+	return t.s.RetryBudget.Enabled && !t.e.pol.budget.Allows(t.s.RetryBudget, t.e.clock.Now())
 }
 
 func (t *turn) budgetReason() string {
 	b := t.s.RetryBudget
-	return fmt.Sprintf("retry budget spent: %g × requests + %d retries per %v", b.Ratio, b.MinRetries, b.window())
+	return fmt.Sprintf("retry budget spent: %g × requests + %d retries per %v", b.Ratio, b.MinRetries, b.Window)
 }
 
 func (t *turn) breakerEvent(tr *transition) {

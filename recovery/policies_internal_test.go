@@ -72,62 +72,6 @@ func TestAIMDCutsOncePerBurst(t *testing.T) {
 	}
 }
 
-// TestRetryBudgetTakeRefusesPastTheBudget: take is the last word on a
-// retry, even when allows said yes a moment before (another turn may have
-// taken the room while this one waited): past ratio × requests + floor it
-// refuses and counts nothing.
-func TestRetryBudgetTakeRefusesPastTheBudget(t *testing.T) {
-	cfg := RetryBudget{Enabled: true, Ratio: 0.5, MinRetries: 1, Window: time.Minute}
-	var b retryBudget
-	now := clock.Epoch
-	for range 2 {
-		b.take(cfg, false, now) // two requests: room for 0.5 × 2 + 1 = 2 retries
-	}
-	if !b.allows(cfg, now) {
-		t.Fatal("an empty budget refused")
-	}
-	for i := range 2 {
-		if !b.take(cfg, true, now) {
-			t.Fatalf("retry %d refused within the budget", i+1)
-		}
-	}
-	if b.take(cfg, true, now) {
-		t.Fatal("a third retry was taken past a budget of 2")
-	}
-	if b.retries != 2 {
-		t.Fatalf("a refused retry was counted: %d retries", b.retries)
-	}
-	if !b.take(cfg, true, now.Add(time.Minute)) {
-		t.Fatal("a new window did not renew the budget")
-	}
-}
-
-// TestRetryBudgetRefundGivesBackWhatWasTaken: an attempt taken but never
-// sent (its hold was cancelled) gives back its own count — a retry's
-// room, not a request's — so the budget is as if it had not been asked.
-func TestRetryBudgetRefundGivesBackWhatWasTaken(t *testing.T) {
-	cfg := RetryBudget{Enabled: true, Ratio: 0.5, Window: time.Minute}
-	var b retryBudget
-	now := clock.Epoch
-	for range 2 {
-		b.take(cfg, false, now) // room for 0.5 × 2 = 1 retry
-	}
-	if !b.take(cfg, true, now) {
-		t.Fatal("the one retry of the budget was refused")
-	}
-	b.refund(true)
-	if b.requests != 2 || b.retries != 0 {
-		t.Fatalf("after refunding the retry: %d requests, %d retries; want 2 and 0", b.requests, b.retries)
-	}
-	if !b.take(cfg, true, now) {
-		t.Fatal("the refunded retry's room was not given back")
-	}
-	b.refund(false)
-	if b.requests != 1 || b.retries != 1 {
-		t.Fatalf("after refunding a request: %d requests, %d retries; want 1 and 1", b.requests, b.retries)
-	}
-}
-
 // TestAdaptiveLimiterWakesTheOldestWaiterForEachFreedSlot: a release
 // wakes one waiting request per free slot, oldest first, skipping a
 // wake-up whose wait is over; kick wakes for a slot a woken request left.
