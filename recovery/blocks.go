@@ -3,6 +3,7 @@ package recovery
 import (
 	"time"
 
+	"github.com/faultbench/faultbench/recovery/circuitbreaker"
 	"github.com/faultbench/faultbench/recovery/loopguard"
 	"github.com/faultbench/faultbench/recovery/retrybudget"
 )
@@ -10,6 +11,20 @@ import (
 // RetryBudget bounds the retries of all an Engine's turns together
 // (package retrybudget).
 type RetryBudget = retrybudget.Config
+
+// CircuitBreaker stops sending to a model that keeps answering
+// overloaded (package circuitbreaker).
+type CircuitBreaker = circuitbreaker.Config
+
+// BreakerState is a circuit breaker's state, as failsafe-go names them.
+type BreakerState = circuitbreaker.State
+
+// The states of a circuit breaker.
+const (
+	BreakerClosed   = circuitbreaker.Closed
+	BreakerOpen     = circuitbreaker.Open
+	BreakerHalfOpen = circuitbreaker.HalfOpen
+)
 
 // The blocks of a Strategy, each in the shape of its block in a strategy
 // file (docs/strategies.md). The cross-turn policies' blocks are beside

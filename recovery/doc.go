@@ -83,7 +83,7 @@
 // runs (goroutine-safe), and act before each attempt, in this order: the
 // CircuitBreaker (per model: open after consecutive overloads across
 // turns; while open a turn falls back or gives up at once, StopCircuitOpen;
-// half-open lets one probe through), the RetryBudget (recovery/retrybudget: retries ≤ ratio ×
+// half-open lets one probe through; recovery/circuitbreaker), the RetryBudget (recovery/retrybudget: retries ≤ ratio ×
 // requests + a floor per window, Finagle's RetryBudget; beyond it
 // StopRetryBudget, without the wait), the AdaptiveLimiter (per model, an
 // AIMD in-flight limit, Netflix concurrency-limits' AIMDLimit; a request

@@ -41,8 +41,7 @@ func (s Strategy) Effective() Strategy {
 	s.StepCap = orDefault(s.StepCap, DefaultStepCap)
 	s.RateLimiter.MaxWait = s.RateLimiter.maxWait()
 	s.RetryBudget = s.RetryBudget.Effective()
-	s.CircuitBreaker.FailureThreshold = s.CircuitBreaker.failureThreshold()
-	s.CircuitBreaker.Delay = s.CircuitBreaker.delay()
+	s.CircuitBreaker = s.CircuitBreaker.Effective()
 	s.AdaptiveLimiter = s.AdaptiveLimiter.effective()
 	s.PromptCache.TTL = s.PromptCache.Lifetime()
 	return s

@@ -8,40 +8,6 @@ import (
 	"github.com/faultbench/faultbench/internal/clock"
 )
 
-// TestHalfOpenLetsOneProbe: with the probe out, a half-open breaker
-// refuses every other request; an abandoned probe lets the next one probe.
-func TestHalfOpenLetsOneProbe(t *testing.T) {
-	cfg := CircuitBreaker{Enabled: true, FailureThreshold: 2, Delay: time.Second}
-	var c circuitBreakers
-	now := clock.Epoch
-	for range 2 {
-		if ok, _, _ := c.allow(cfg, "m", now); !ok {
-			t.Fatal("a closed breaker refused")
-		}
-		c.record(cfg, "m", false, KindOverloaded, now)
-	}
-	if ok, _, _ := c.allow(cfg, "m", now); ok {
-		t.Fatal("an open breaker let a request through")
-	}
-	now = now.Add(time.Second)
-	ok, probe, tr := c.allow(cfg, "m", now)
-	if !ok || !probe || tr == nil || tr.to != BreakerHalfOpen {
-		t.Fatalf("after the delay: ok %v probe %v transition %v, want the probe", ok, probe, tr)
-	}
-	for range 3 {
-		if ok, _, _ := c.allow(cfg, "m", now); ok {
-			t.Fatal("a half-open breaker let a second request through while its probe was out")
-		}
-	}
-	c.abandon("m", true)
-	if ok, probe, _ := c.allow(cfg, "m", now); !ok || !probe {
-		t.Fatal("an abandoned probe did not free the half-open breaker for the next")
-	}
-	if tr := c.record(cfg, "m", true, KindOK, now); tr == nil || tr.to != BreakerClosed {
-		t.Fatalf("an answered probe gave %v, want closed", tr)
-	}
-}
-
 // TestAIMDCutsOncePerBurst: refusals of requests sent before the last cut
 // are the same congestion event; a success with half the limit in use
 // grows it by one.
