@@ -36,10 +36,7 @@ func RetriesWithinBudget(strategies ...recovery.Strategy) func(*rapid.T) {
 				continue
 			}
 			var ratio, floor float64
-			window := b.Window
-			if window <= 0 {
-				window = 10 * time.Second
-			}
+			window := s.Effective().RetryBudget.Window
 			ratio, floor = b.Ratio, float64(b.MinRetries)
 			windows := float64(r.Workload.MakespanMS/window.Milliseconds() + 1)
 			bound := float64(sc.Workload.Turns)*(1+ratio) + floor*windows
@@ -163,14 +160,8 @@ func HalfOpenLetsOneProbe(strategies ...recovery.Strategy) func(*rapid.T) {
 // probeCompanions runs the probe scenario on s and returns how many
 // requests other turns sent while the probe was out.
 func probeCompanions(s recovery.Strategy, others int, extra time.Duration) int {
-	cb := s.CircuitBreaker
+	cb := s.Effective().CircuitBreaker
 	threshold, delay := cb.FailureThreshold, cb.Delay
-	if threshold <= 0 {
-		threshold = 5
-	}
-	if delay <= 0 {
-		delay = 30 * time.Second
-	}
 	clk := clock.NewVirtual()
 	var mu sync.Mutex
 	phase, sends, companions := 1, 0, 0

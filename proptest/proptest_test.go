@@ -146,7 +146,7 @@ func TestPropertiesFailNamingTheSetting(t *testing.T) {
 		{"ShouldRetryFalseNeverResent", recovery.KimiCode(), "should_retry: ignore"},
 		{"BackgroundNeverRetriesOverload", recovery.KimiCode(), "shed_background: false"},
 		{"MaxTokensWithinOutputLimit", recovery.S11(), "escalation.unclamped: true"},
-		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth_within_attempts: true"},
+		{"AuthRefreshAtMostOnce", recovery.ClaudeCode(), "auth: within_attempts"},
 		{"NeverResendsAfterPermanentError", recovery.Codex(), "which lists permission (a new round resends it)"},
 		{"NoAttemptExceedsWindowAfterOverflow", recovery.S11(), "adjust.enabled: false and compaction.enabled: false"},
 		{"LimiterReleasesIntoRoom", fleetWithout(func(s *recovery.Strategy) { s.RateLimiter.MaxWait = time.Second }), "rate_limiter.max_wait: 1s"},

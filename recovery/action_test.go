@@ -188,7 +188,7 @@ var _ = Describe("what classify does, layer by layer", func() {
 
 	It("stops a 401 that says x-should-retry: true when there is no refresh to make", func() {
 		s := recovery.Classifying()
-		s.RefreshAuth = false
+		s.Auth = recovery.AuthStop
 		k, act := actionOf(s, apiErr(401, anthropicBody("authentication_error", "invalid x-api-key"), "x-should-retry", "true"))
 		Expect(k).To(Equal(recovery.KindAuth))
 		Expect(act).To(Equal("stop auth"))
@@ -196,7 +196,7 @@ var _ = Describe("what classify does, layer by layer", func() {
 
 	It("stops a 404 that says x-should-retry: true when there is no fallback on it", func() {
 		s := recovery.Classifying()
-		s.FallbackOn = nil
+		s.Fallback.On = nil
 		k, act := actionOf(s, apiErr(404, anthropicBody("not_found_error", "model: x"), "x-should-retry", "true"))
 		Expect(k).To(Equal(recovery.KindNotFound))
 		Expect(act).To(Equal("stop not_retryable"))

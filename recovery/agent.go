@@ -56,7 +56,7 @@ type AgentResult struct {
 // RunAgent runs an agent turn: it sends req with full recovery (Do), and
 // while the answer stops for tool_use it appends the answer, runs each
 // call through tools, appends one user message with the results and sends
-// again. With Strategy.Guard every call goes through a loop guard: on a
+// again. With Strategy.LoopGuard every call goes through a loop guard: on a
 // warning its message is added as text to that user message; on a break,
 // or at the step cap, the turn stops with an *AbortError. A break stands
 // only after a warning has reached the model in an earlier step, so the
@@ -67,10 +67,10 @@ type AgentResult struct {
 func (e *Engine) RunAgent(ctx context.Context, req Request, tools ToolFunc) (*AgentResult, error) {
 	out := &AgentResult{}
 	var guard *loopguard.Guard
-	if e.strategy.Guard {
-		guard = loopguard.New(e.strategy.LoopGuard)
+	if e.effective.LoopGuard.Enabled {
+		guard = loopguard.New(e.effective.LoopGuard.Config)
 	}
-	limit := e.strategy.stepCap()
+	limit := e.effective.StepCap
 	msgs := append([]Message(nil), req.Messages...)
 	for {
 		out.Steps++

@@ -18,7 +18,7 @@ import (
 // tool answers from a small set of results.
 func agentRun(t *rapid.T) (recovery.Strategy, *recovery.AgentResult, error, []recovery.Event) {
 	s := recovery.Classifying()
-	s.Guard = rapid.Bool().Draw(t, "guard")
+	s.LoopGuard.Enabled = rapid.Bool().Draw(t, "guard")
 	s.StepCap = rapid.IntRange(0, 40).Draw(t, "step_cap")
 	s.LoopGuard.Window = rapid.IntRange(0, 25).Draw(t, "window")
 	s.LoopGuard.RepeatWarn = rapid.IntRange(0, 6).Draw(t, "repeat_warn")
@@ -69,7 +69,7 @@ func TestPropertyAgentTurnEndsWithinTheStepCap(t *testing.T) {
 			if a.Detector == recovery.DetectorStepCap && res.Steps != limit {
 				t.Fatalf("step cap at %d steps, cap %d", res.Steps, limit)
 			}
-			if a.Detector != recovery.DetectorStepCap && !s.Guard {
+			if a.Detector != recovery.DetectorStepCap && !s.LoopGuard.Enabled {
 				t.Fatalf("detector %s fired with no guard", a.Detector)
 			}
 		default:

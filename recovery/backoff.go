@@ -22,11 +22,21 @@ const (
 // Cap, then jittered. It is a pure function of its inputs and the random
 // source, so a seeded source replays it exactly.
 type Backoff struct {
-	Base        time.Duration // 0 means 1 s
-	Factor      float64       // 0 means 2
-	Cap         time.Duration // 0 means no cap
-	Jitter      Jitter        // "" means none
-	JitterRatio float64       // 0 means 0.25 for the ratio modes
+	Base        time.Duration `yaml:"base"`         // 0 means 1 s
+	Factor      float64       `yaml:"factor"`       // 0 means 2
+	Cap         time.Duration `yaml:"cap"`          // 0 means no cap
+	Jitter      Jitter        `yaml:"jitter"`       // "" means none
+	JitterRatio float64       `yaml:"jitter_ratio"` // 0 means 0.25 for the ratio modes
+
+	// Running keeps the step's backoff as a running delay, as Gemini CLI's
+	// retryWithBackoff keeps currentDelay: it starts at Base, and after
+	// each wait becomes Factor times itself, capped at Cap; a
+	// server-requested wait longer than it replaces it first (the wait is
+	// then the larger of the two, and the next backoff doubles from it). A
+	// new step starts it again at Base. false computes each delay from the
+	// attempt number alone. Delay does not read it; the engine does, for
+	// Strategy.Backoff only. Classify only.
+	Running bool `yaml:"running"`
 }
 
 // Delay returns the wait before retry number retry (0 for the first retry).

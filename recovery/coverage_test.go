@@ -35,11 +35,11 @@ var enginePaths = map[string]func(tr trace) bool{
 	},
 	"s11 ceiling": func(tr trace) bool {
 		as := tr.attempts()
-		if tr.s.EscalationCeiling == 0 || tr.err != nil || len(as) == 0 {
+		if tr.s.Escalation.Ceiling == 0 || tr.err != nil || len(as) == 0 {
 			return false
 		}
 		last := as[len(as)-1]
-		return tr.res.Response.StopReason == "max_tokens" && 2*last.Request.MaxTokens > tr.s.EscalationCeiling
+		return tr.res.Response.StopReason == "max_tokens" && 2*last.Request.MaxTokens > tr.s.Escalation.Ceiling
 	},
 	"preflight": func(tr trace) bool {
 		if !tr.s.Preflight {

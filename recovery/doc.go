@@ -49,25 +49,25 @@
 //     cannot fit the known window is shrunk before it is sent;
 //  4. answers: a complete answer is handed back; a truncated one raises
 //     max_tokens (escalation, bounded by the output limit, the window and
-//     EscalationCeiling) or is handed back when it cannot grow;
+//     Escalation.Ceiling) or is handed back when it cannot grow;
 //  5. load shedding: a Background request gives up on an overload
 //     (ShedBackground);
 //  6. credentials: a 401 calls the refresh hook once and starts a new step
-//     (RefreshAuth); a second 401 stops;
-//  7. model fallback: a kind in FallbackOn (not_found for classify), or
-//     FallbackAfter consecutive overloads, move the turn to the next model
+//     (AuthRefresh); a second 401 stops;
+//  7. model fallback: a kind in Fallback.On (not_found for classify), or
+//     Fallback.After consecutive overloads, move the turn to the next model
 //     at once, starting a new step;
 //  8. content repairs: a context overflow never waits; the window it
 //     reveals is learnt (from the message, or 0.85 × the input counted);
 //     max_tokens is lowered when the input alone fits (adjustment), else
 //     older messages are summarised through a repair call (compaction), at
-//     most MaxCompactions times. A repair starts a new step;
+//     most Compaction.Max times. A repair starts a new step;
 //  9. retry within a step: a kind the strategy retries (Retry,
 //     RetryStatuses), unless x-should-retry says false, waits what the
 //     server asks (retry-after-ms, retry-after, the rate-limit reset
-//     headers; capped by RetryAfterCap) or the backoff delay, then resends;
+//     headers; capped by RetryAfter.Cap) or the backoff delay, then resends;
 //     never after the step's last attempt, where the turn stops or, with
-//     FallbackOnExhausted, moves to the next model. In persistent mode rate
+//     Fallback.OnExhausted, moves to the next model. In persistent mode rate
 //     limits and overloads are retried past the attempts, as long as the
 //     wait budget lasts, and long waits are split into heartbeats.
 //
@@ -83,7 +83,7 @@
 // runs (goroutine-safe), and act before each attempt, in this order: the
 // CircuitBreaker (per model: open after consecutive overloads across
 // turns; while open a turn falls back or gives up at once, StopCircuitOpen;
-// half-open lets one probe through), the RetryBudget (retries ≤ ratio ×
+// half-open lets one probe through; recovery/circuitbreaker), the RetryBudget (recovery/retrybudget: retries ≤ ratio ×
 // requests + a floor per window, Finagle's RetryBudget; beyond it
 // StopRetryBudget, without the wait), the AdaptiveLimiter (per model, an
 // AIMD in-flight limit, Netflix concurrency-limits' AIMDLimit; a request
@@ -100,7 +100,7 @@
 // stops for tool_use it runs the calls through a ToolFunc (a failing tool
 // returns its error as an is_error result, never as a Go error), appends
 // the calls and the results, and sends the whole history again. With
-// Strategy.Guard each call and its result go through a loopguard.Guard:
+// Strategy.LoopGuard each call and its result go through a loopguard.Guard:
 // a warning adds the guard's message to the user message that carries the
 // results (EventLoopWarn); a break stops the turn (EventLoopBreak). The
 // hard Strategy.StepCap (DefaultStepCap when unset) needs no judgement

@@ -52,6 +52,7 @@ type Limits struct {
 type Engine struct {
 	provider  Provider
 	strategy  Strategy
+	effective Strategy // strategy.Effective(), what every turn runs
 	clock     Clock
 	rand      *rand.Rand
 	observe   Observer
@@ -96,7 +97,7 @@ func WithFallbacks(models ...string) Option {
 	return func(e *Engine) { e.fallbacks = append([]string(nil), models...) }
 }
 
-// WithAuthRefresh sets the function a strategy with RefreshAuth calls on a
+// WithAuthRefresh sets the function a strategy with AuthRefresh calls on a
 // 401, at most once per turn, before it resends with a fresh count of
 // attempts: it should renew the credentials the Provider sends (clear a
 // cached token, fetch a new one). An error from it stops the turn. Without
@@ -107,7 +108,7 @@ func WithAuthRefresh(f func(ctx context.Context) error) Option {
 
 // New returns an engine that runs s over p.
 func New(p Provider, s Strategy, opts ...Option) *Engine {
-	e := &Engine{provider: p, strategy: s}
+	e := &Engine{provider: p, strategy: s, effective: s.Effective()}
 	for _, o := range opts {
 		o(e)
 	}
@@ -176,7 +177,7 @@ func (e *Engine) Do(ctx context.Context, req Request) (*Result, error) {
 	if req.Purpose == "" {
 		req.Purpose = PurposeTurn
 	}
-	t := &turn{e: e, s: e.strategy, req: req.Clone(), models: fallbackChain(req.Model, e.fallbacks)}
+	t := &turn{e: e, s: e.effective, req: req.Clone(), models: fallbackChain(req.Model, e.fallbacks)}
 	return t.run(ctx)
 }
 

@@ -95,7 +95,7 @@ func ExampleRequest_background() {
 	// true 1 0s
 }
 
-// A strategy with RefreshAuth calls the hook once on a 401, then resends.
+// A strategy with AuthRefresh calls the hook once on a 401, then resends.
 func ExampleWithAuthRefresh() {
 	token := "expired"
 	provider := recovery.ProviderFunc(func(context.Context, recovery.Request) (*recovery.Response, error) {

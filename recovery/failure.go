@@ -22,7 +22,7 @@ type Failure struct {
 	MidStream bool
 	// RetryDelay is the wait the error body asks for (APIError.RetryDelay:
 	// Google's RetryInfo), 0 when it names none. A strategy reads it only
-	// with HonorRetryInfo.
+	// with RetryAfter.RetryInfo.
 	RetryDelay time.Duration
 	Err        error // the error classified, nil for a response
 }

@@ -28,7 +28,7 @@ var _ = Describe("budgets, limits and directives", func() {
 
 	It("gives up at once, with the server's error, when asked to wait above the cap", func() {
 		s := recovery.Classifying()
-		s.GiveUpAboveCap = true
+		s.RetryAfter.AboveCap = recovery.AboveCapGiveUp
 		o := play(s, small(), always(limited))
 		Expect(o.err).To(MatchError(recovery.ErrRetryAfterCap))
 		var apiErr *recovery.APIError
@@ -64,7 +64,7 @@ var _ = Describe("budgets, limits and directives", func() {
 		It("retries capacity errors past the attempts, backoff capped, in heartbeats", func() {
 			s := recovery.ClaudeCode()
 			s.Persistent, s.Heartbeat = true, 30*time.Second
-			s.FallbackAfter = 0
+			s.Fallback.After = 0
 			o := play(s, small(), thenOK(20, overloaded))
 			Expect(o.err).NotTo(HaveOccurred())
 			Expect(o.res.Attempts).To(Equal(21))
@@ -80,7 +80,7 @@ var _ = Describe("budgets, limits and directives", func() {
 		})
 		It("ends when its wait budget runs out", func() {
 			s := recovery.ClaudeCode()
-			s.Persistent, s.FallbackAfter, s.WaitBudget = true, 0, time.Hour
+			s.Persistent, s.Fallback.After, s.WaitBudget = true, 0, time.Hour
 			o := play(s, small(), always(overloaded))
 			Expect(o.err).To(MatchError(recovery.ErrWaitBudget))
 			Expect(o.res.Waited).To(BeNumerically("<=", time.Hour))

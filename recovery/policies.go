@@ -4,14 +4,17 @@ import (
 	"context"
 	"fmt"
 	"time"
+
+	"github.com/faultbench/faultbench/recovery/circuitbreaker"
+	"github.com/faultbench/faultbench/recovery/retrybudget"
 )
 
 // policies is the state the cross-turn policies keep for an Engine: one
 // value per Engine, shared by every turn it runs, safe for concurrent use.
 type policies struct {
 	limiter  rateLimiter
-	budget   retryBudget
-	breakers circuitBreakers
+	budget   retrybudget.Budget
+	breakers circuitbreaker.Breakers
 	slots    adaptiveLimiter
 }
 
@@ -33,7 +36,7 @@ type grant struct {
 func (t *turn) admit(ctx context.Context) (g grant, send, next bool, res *Result, err error) {
 	s, p := t.s, &t.e.pol
 	if s.CircuitBreaker.Enabled {
-		ok, probe, tr := p.breakers.allow(s.CircuitBreaker, t.req.Model, t.e.clock.Now())
+		ok, probe, tr := p.breakers.Allow(s.CircuitBreaker, t.req.Model, t.e.clock.Now())
 		t.breakerEvent(tr)
 		if !ok {
 			f := Failure{Kind: KindOverloaded, Err: fmt.Errorf("%w for %s", ErrCircuitOpen, t.req.Model)}
@@ -46,15 +49,15 @@ func (t *turn) admit(ctx context.Context) (g grant, send, next bool, res *Result
 		g.probe = probe
 	}
 	retry := t.res.Attempts > 0
-	if s.RetryBudget.Enabled && !p.budget.take(s.RetryBudget, retry, t.e.clock.Now()) {
-		p.breakers.abandon(t.req.Model, g.probe)
+	if s.RetryBudget.Enabled && !p.budget.Take(s.RetryBudget, retry, t.e.clock.Now()) {
+		p.breakers.Abandon(t.req.Model, g.probe)
 		res, err = t.stop(t.last, StopRetryBudget, t.budgetReason())
 		return g, false, false, res, err
 	}
 	giveBack := func() {
-		p.breakers.abandon(t.req.Model, g.probe)
+		p.breakers.Abandon(t.req.Model, g.probe)
 		if s.RetryBudget.Enabled {
-			p.budget.refund(retry)
+			p.budget.Refund(retry)
 		}
 	}
 	if s.AdaptiveLimiter.Enabled {
@@ -83,7 +86,7 @@ func (t *turn) settle(g grant, f Failure) {
 		p.limiter.observe(t.req.Model, f.Header, now)
 	}
 	if s.CircuitBreaker.Enabled {
-		t.breakerEvent(p.breakers.record(s.CircuitBreaker, t.req.Model, g.probe, f.Kind, now))
+		t.breakerEvent(p.breakers.Record(s.CircuitBreaker, t.req.Model, g.probe, breakerOutcome(f.Kind), now))
 	}
 	if g.slot {
 		if from, to := p.slots.release(s.AdaptiveLimiter, g.model, f.Kind, g.sent, now); from != to {
@@ -102,7 +105,7 @@ func (t *turn) settle(g grant, f Failure) {
 // model at once (next), or stops without waiting (stopped, with res and
 // err). Neither: the retry goes on.
 func (t *turn) breakerStops(f Failure) (next, stopped bool, res *Result, err error) {
-	if !t.s.CircuitBreaker.Enabled || !t.e.pol.breakers.open(t.s.CircuitBreaker, t.req.Model, t.e.clock.Now()) {
+	if !t.s.CircuitBreaker.Enabled || !t.e.pol.breakers.Refuses(t.s.CircuitBreaker, t.req.Model, t.e.clock.Now()) {
 		return false, false, nil, nil
 	}
 	if t.fallback("circuit breaker open") {
@@ -115,20 +118,20 @@ func (t *turn) breakerStops(f Failure) (next, stopped bool, res *Result, err err
 // budgetStops reports whether the retry budget has no room for the retry
 // a failure asks for; a turn then gives up without waiting.
 func (t *turn) budgetStops() bool {
-	return t.s.RetryBudget.Enabled && !t.e.pol.budget.allows(t.s.RetryBudget, t.e.clock.Now())
+	return t.s.RetryBudget.Enabled && !t.e.pol.budget.Allows(t.s.RetryBudget, t.e.clock.Now())
 }
 
 func (t *turn) budgetReason() string {
 	b := t.s.RetryBudget
-	return fmt.Sprintf("retry budget spent: %g × requests + %d retries per %v", b.Ratio, b.MinRetries, b.window())
+	return fmt.Sprintf("retry budget spent: %g × requests + %d retries per %v", b.Ratio, b.MinRetries, b.Window)
 }
 
-func (t *turn) breakerEvent(tr *transition) {
+func (t *turn) breakerEvent(tr *circuitbreaker.Transition) {
 	if tr == nil {
 		return
 	}
 	t.e.observe(Event{Type: EventCircuit, Time: t.e.clock.Now(), Attempt: t.res.Attempts,
-		From: string(tr.from), To: string(tr.to), Reason: t.req.Model + ": " + tr.reason})
+		From: string(tr.From), To: string(tr.To), Reason: t.req.Model + ": " + tr.Reason})
 }
 
 // waitSlot waits on the clock until the adaptive limiter has a slot:
@@ -212,4 +215,15 @@ func (t *turn) holdWoken(ctx context.Context, wc WakeClock, reason string) error
 		return gerr
 	}
 	return nil
+}
+
+// breakerOutcome is what the circuit breaker makes of a failure's kind.
+func breakerOutcome(k Kind) circuitbreaker.Outcome {
+	switch k {
+	case KindCancelled:
+		return circuitbreaker.Cancelled
+	case KindOverloaded:
+		return circuitbreaker.Overloaded
+	}
+	return circuitbreaker.Answered
 }

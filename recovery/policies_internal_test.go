@@ -8,40 +8,6 @@ import (
 	"github.com/faultbench/faultbench/internal/clock"
 )
 
-// TestHalfOpenLetsOneProbe: with the probe out, a half-open breaker
-// refuses every other request; an abandoned probe lets the next one probe.
-func TestHalfOpenLetsOneProbe(t *testing.T) {
-	cfg := CircuitBreaker{Enabled: true, FailureThreshold: 2, Delay: time.Second}
-	var c circuitBreakers
-	now := clock.Epoch
-	for range 2 {
-		if ok, _, _ := c.allow(cfg, "m", now); !ok {
-			t.Fatal("a closed breaker refused")
-		}
-		c.record(cfg, "m", false, KindOverloaded, now)
-	}
-	if ok, _, _ := c.allow(cfg, "m", now); ok {
-		t.Fatal("an open breaker let a request through")
-	}
-	now = now.Add(time.Second)
-	ok, probe, tr := c.allow(cfg, "m", now)
-	if !ok || !probe || tr == nil || tr.to != BreakerHalfOpen {
-		t.Fatalf("after the delay: ok %v probe %v transition %v, want the probe", ok, probe, tr)
-	}
-	for range 3 {
-		if ok, _, _ := c.allow(cfg, "m", now); ok {
-			t.Fatal("a half-open breaker let a second request through while its probe was out")
-		}
-	}
-	c.abandon("m", true)
-	if ok, probe, _ := c.allow(cfg, "m", now); !ok || !probe {
-		t.Fatal("an abandoned probe did not free the half-open breaker for the next")
-	}
-	if tr := c.record(cfg, "m", true, KindOK, now); tr == nil || tr.to != BreakerClosed {
-		t.Fatalf("an answered probe gave %v, want closed", tr)
-	}
-}
-
 // TestAIMDCutsOncePerBurst: refusals of requests sent before the last cut
 // are the same congestion event; a success with half the limit in use
 // grows it by one.
@@ -69,62 +35,6 @@ func TestAIMDCutsOncePerBurst(t *testing.T) {
 	}
 	if _, to := a.release(cfg, "m", KindOverloaded, t1, t1.Add(time.Second)); to != 2 {
 		t.Fatalf("a refusal sent after the cut gave %d, want 5×0.5 = 2", to)
-	}
-}
-
-// TestRetryBudgetTakeRefusesPastTheBudget: take is the last word on a
-// retry, even when allows said yes a moment before (another turn may have
-// taken the room while this one waited): past ratio × requests + floor it
-// refuses and counts nothing.
-func TestRetryBudgetTakeRefusesPastTheBudget(t *testing.T) {
-	cfg := RetryBudget{Enabled: true, Ratio: 0.5, MinRetries: 1, Window: time.Minute}
-	var b retryBudget
-	now := clock.Epoch
-	for range 2 {
-		b.take(cfg, false, now) // two requests: room for 0.5 × 2 + 1 = 2 retries
-	}
-	if !b.allows(cfg, now) {
-		t.Fatal("an empty budget refused")
-	}
-	for i := range 2 {
-		if !b.take(cfg, true, now) {
-			t.Fatalf("retry %d refused within the budget", i+1)
-		}
-	}
-	if b.take(cfg, true, now) {
-		t.Fatal("a third retry was taken past a budget of 2")
-	}
-	if b.retries != 2 {
-		t.Fatalf("a refused retry was counted: %d retries", b.retries)
-	}
-	if !b.take(cfg, true, now.Add(time.Minute)) {
-		t.Fatal("a new window did not renew the budget")
-	}
-}
-
-// TestRetryBudgetRefundGivesBackWhatWasTaken: an attempt taken but never
-// sent (its hold was cancelled) gives back its own count — a retry's
-// room, not a request's — so the budget is as if it had not been asked.
-func TestRetryBudgetRefundGivesBackWhatWasTaken(t *testing.T) {
-	cfg := RetryBudget{Enabled: true, Ratio: 0.5, Window: time.Minute}
-	var b retryBudget
-	now := clock.Epoch
-	for range 2 {
-		b.take(cfg, false, now) // room for 0.5 × 2 = 1 retry
-	}
-	if !b.take(cfg, true, now) {
-		t.Fatal("the one retry of the budget was refused")
-	}
-	b.refund(true)
-	if b.requests != 2 || b.retries != 0 {
-		t.Fatalf("after refunding the retry: %d requests, %d retries; want 2 and 0", b.requests, b.retries)
-	}
-	if !b.take(cfg, true, now) {
-		t.Fatal("the refunded retry's room was not given back")
-	}
-	b.refund(false)
-	if b.requests != 1 || b.retries != 1 {
-		t.Fatalf("after refunding a request: %d requests, %d retries; want 1 and 1", b.requests, b.retries)
 	}
 }
 

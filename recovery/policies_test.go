@@ -69,7 +69,7 @@ func withHeaders(kv ...string) answer {
 
 func classifyOnly() recovery.Strategy {
 	s := recovery.Classifying()
-	s.FallbackAfter = 0
+	s.Fallback.After = 0
 	return s
 }
 

@@ -55,33 +55,24 @@ func Blind() Strategy {
 //   - third layer, "硬性步数上限": MAX_STEPS = 15.
 func Classifying() Strategy {
 	return Strategy{
-		Name:                "classify",
-		Description:         "classify-then-retry as docs/classification.md describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
-		Classify:            true,
-		Attempts:            5,
-		Backoff:             Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
-		ShouldRetry:         ShouldRetryHonor,
-		HonorRetryAfter:     true,
-		HonorRateLimitReset: true,
-		HonorRetryInfo:      true,
-		RetryAfterCap:       60 * time.Second,
-		FallbackAfter:       3,
-		FallbackOn:          []Kind{KindNotFound},
-		RefreshAuth:         true,
-		ShedBackground:      true,
-		EscalationFactor:    2,
-		MaxEscalations:      3,
-		Adjust:              true,
-		AdjustBuffer:        1000,
-		AdjustFloor:         3000,
-		Compact:             true,
-		KeepRecent:          6,
-		MaxCompactions:      3,
-		SummaryMaxTokens:    4096,
-		LearnedWindowRatio:  0.85,
-		Guard:               true,
-		LoopGuard:           loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 2},
-		StepCap:             15,
+		Name:           "classify",
+		Description:    "classify-then-retry as docs/classification.md describes, deterministic: 1 s·2^i, 5 attempts per step, retry-after honoured, fallback after 3 overloads, max_tokens adjustment, escalation and compaction",
+		Classify:       true,
+		Attempts:       5,
+		Backoff:        Backoff{Base: time.Second, Factor: 2, Jitter: JitterNone},
+		ShouldRetry:    ShouldRetryHonor,
+		RetryAfter:     ServerWait{Honor: RetryAfterHonor, RateLimitReset: true, RetryInfo: true, Cap: 60 * time.Second},
+		Fallback:       Fallback{After: 3, On: []Kind{KindNotFound}},
+		Auth:           AuthRefresh,
+		ShedBackground: true,
+		Escalation:     Escalation{Factor: 2, Max: 3},
+		Adjust:         Adjust{Enabled: true, Buffer: 1000, Floor: 3000},
+		Compaction:     Compaction{Enabled: true, KeepRecent: 6, Max: 3, SummaryMaxTokens: 4096, LearnedWindowRatio: 0.85},
+		LoopGuard: LoopGuard{
+			Enabled: true,
+			Config:  loopguard.Config{Window: 20, RepeatWarn: 3, RepeatBreak: 5, PingPongWarn: 3, PingPongBreak: 5, NoProgressWarn: 2, NoProgressBreak: 2},
+		},
+		StepCap: 15,
 	}
 }
 
@@ -112,7 +103,7 @@ func ClassifyPreflight() Strategy {
 //     still make two turns' worth of classify's retries.
 //   - circuit breaker, failure_threshold 3, delay 10 s: three overloads in
 //     a row is what classify already takes as "this model is overloaded"
-//     (FallbackAfter); 10 s is longer than classify's three backoff waits
+//     (Fallback.After); 10 s is longer than classify's three backoff waits
 //     (1 + 2 + 4 s), so a probe comes after the storm the retries met.
 //   - adaptive limiter, initial 20, min 1, max 100, backoff_ratio 0.5:
 //     TCP's halving rather than Netflix's 0.9, because a fleet gets a few
@@ -164,10 +155,10 @@ func ClassifyFleet() Strategy {
 //     no compaction (Compact off: compaction is another layer of Claude
 //     Code, which this retry loop does not call). "Too many retries?" is
 //     checked before the adjustment, so an adjustment spends an attempt of
-//     the step instead of opening a new one (AdjustWithinStep), and an
+//     the step instead of opening a new one (Adjust.WithinStep), and an
 //     overflow at the last attempt stops. A "prompt is too long" overflow
 //     (the input alone over) has no room to adjust into: it fails.
-//   - retry-after plus 0–25 % (ServerWaitJitter): the chapter says the
+//   - retry-after plus 0–25 % (RetryAfter.Jitter): the chapter says the
 //     server's wait is used as given, but Claude Code 2.1.332 measured
 //     against faultbench serve waited 2,377, 2,487 and 2,389 ms for a
 //     retry-after of 2 and 4,675, 4,328 and 4,889 ms for one of 4: the
@@ -195,27 +186,22 @@ func ClassifyFleet() Strategy {
 // gives for a conversation.
 func ClaudeCode() Strategy {
 	return Strategy{
-		Name:                  "claude-code",
-		Description:           "Claude Code's withRetry (services/api/withRetry.ts: DEFAULT_MAX_RETRIES 10, MAX_529_RETRIES 3; docs/strategies.md): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first +0–25 % (measured on Claude Code 2.1.332), 3×529 → fallback when one is offered, max_tokens clamped to the model's maximum and adjusted on overflow, background shed",
-		Classify:              true,
-		Attempts:              11,
-		Backoff:               Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
-		Retry:                 []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
-		RetryStatuses:         append([]int{408, 409, 429}, StatusRange(500, 599)...),
-		ShouldRetry:           ShouldRetryHonorExceptOverloaded,
-		ShouldRetryPermanent:  true,
-		HonorRetryAfter:       true,
-		RetryAfterSecondsOnly: true,
-		ServerWaitJitter:      0.25,
-		FallbackAfter:         3,
-		AuthWithinAttempts:    true,
-		ShedBackground:        true,
-		Adjust:                true,
-		AdjustBuffer:          1000,
-		AdjustFloor:           3000,
-		AdjustWithinStep:      true,
-		ClampMaxTokens:        true,
-		PromptCache:           PromptCache{Breakpoints: []Breakpoint{BreakpointSystem, BreakpointLastUser}},
+		Name:                 "claude-code",
+		Description:          "Claude Code's withRetry (services/api/withRetry.ts: DEFAULT_MAX_RETRIES 10, MAX_529_RETRIES 3; docs/strategies.md): 500 ms·2^n to 32 s +0–25 % jitter, retry-after first +0–25 % (measured on Claude Code 2.1.332), 3×529 → fallback when one is offered, max_tokens clamped to the model's maximum and adjusted on overflow, background shed",
+		Classify:             true,
+		Attempts:             11,
+		Backoff:              Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
+		Retry:                []Kind{KindConnection, KindTimeout, KindConflict, KindRateLimit, KindQuotaExhausted, KindServer, KindOverloaded},
+		RetryStatuses:        append([]int{408, 409, 429}, StatusRange(500, 599)...),
+		ShouldRetry:          ShouldRetryHonorExceptOverloaded,
+		ShouldRetryPermanent: true,
+		RetryAfter:           ServerWait{Honor: RetryAfterSecondsOnly, Jitter: 0.25},
+		Fallback:             Fallback{After: 3},
+		Auth:                 AuthWithinAttempts,
+		ShedBackground:       true,
+		Adjust:               Adjust{Enabled: true, Buffer: 1000, Floor: 3000, WithinStep: true},
+		ClampMaxTokens:       true,
+		PromptCache:          PromptCache{Breakpoints: []Breakpoint{BreakpointSystem, BreakpointLastUser}},
 	}
 }
 
@@ -236,7 +222,7 @@ func ClaudeCode() Strategy {
 //     compaction, at most 3 times; each overflow records 0.85 × the
 //     estimated input as the model's window, whatever the message says, and
 //     the smaller of it and the configured window is used from then on
-//     (LearnFromEstimate); a 413 counts as an overflow when the request is
+//     (Compaction.LearnFromEstimate); a 413 counts as an overflow when the request is
 //     at least half the window.
 //
 // The write-up describes no max_tokens adjustment, escalation, model
@@ -244,23 +230,25 @@ func ClaudeCode() Strategy {
 // compaction keeps is not given: docs/strategies.md's 6.
 func KimiCode() Strategy {
 	return Strategy{
-		Name:               "kimi-code",
-		Description:        "Kimi Code's turn convergence (the write-up 回合收敛与异常吸收, daiw.org/manual/kimi-code/turn-convergence: max_attempts_per_step 10): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
-		Classify:           true,
-		Attempts:           10,
-		Backoff:            Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
-		Retry:              []Kind{KindConnection, KindTimeout, KindRateLimit, KindOverloaded, KindServer, KindConflict, KindEmptyResponse},
-		RetryStatuses:      []int{408, 409, 429, 500, 502, 503, 504, 529},
-		ShouldRetry:        ShouldRetryIgnore,
-		HonorRetryAfter:    true,
-		RefreshAuth:        true,
-		Compact:            true,
-		KeepRecent:         6,
-		MaxCompactions:     3,
-		SummaryMaxTokens:   4096,
-		LearnedWindowRatio: 0.85,
-		LearnFromEstimate:  true,
-		TooLargeAsOverflow: 0.5,
+		Name:          "kimi-code",
+		Description:   "Kimi Code's turn convergence (the write-up 回合收敛与异常吸收, daiw.org/manual/kimi-code/turn-convergence: max_attempts_per_step 10): 10 attempts per step, 500 ms·2^n to 32 s +25 % jitter, listed statuses only, overflow → compaction (3 at most)",
+		Classify:      true,
+		Attempts:      10,
+		Backoff:       Backoff{Base: 500 * time.Millisecond, Factor: 2, Cap: 32 * time.Second, Jitter: JitterPositive, JitterRatio: 0.25},
+		Retry:         []Kind{KindConnection, KindTimeout, KindRateLimit, KindOverloaded, KindServer, KindConflict, KindEmptyResponse},
+		RetryStatuses: []int{408, 409, 429, 500, 502, 503, 504, 529},
+		ShouldRetry:   ShouldRetryIgnore,
+		RetryAfter:    ServerWait{Honor: RetryAfterHonor},
+		Auth:          AuthRefresh,
+		Compaction: Compaction{
+			Enabled:            true,
+			KeepRecent:         6,
+			Max:                3,
+			SummaryMaxTokens:   4096,
+			LearnedWindowRatio: 0.85,
+			LearnFromEstimate:  true,
+			TooLargeAsOverflow: 0.5,
+		},
 	}
 }
 
@@ -281,9 +269,9 @@ func KimiCode() Strategy {
 //     ceiling (an escalation above it is not made), and no other bound:
 //     an escalation above the model's output limit is sent, and its 400
 //     moves to the next model as any permanent error does
-//     (EscalationUnclamped). The escalated call is one more attempt of the
+//     (Escalation.Unclamped). The escalated call is one more attempt of the
 //     step, and if it fails max_tokens goes back to the original
-//     (EscalateWithinStep). A truncated answer is otherwise handed back.
+//     (Escalation.WithinStep). A truncated answer is otherwise handed back.
 //
 // It has no compaction, adjustment, credential refresh or x-should-retry.
 func S11() Strategy {
@@ -295,14 +283,12 @@ func S11() Strategy {
 		Backoff:     Backoff{Base: 500 * time.Millisecond, Factor: 2, Jitter: JitterNone},
 		Retry: []Kind{KindConnection, KindRateLimit, KindServer, KindOverloaded, KindTimeout,
 			KindQuotaExhausted, KindConflict, KindRequestTooLarge, KindUnknown},
-		ShouldRetry:         ShouldRetryIgnore,
-		FallbackOn:          []Kind{KindAuth, KindInvalidRequest, KindContextOverflow, KindNotFound, KindPermission},
-		FallbackOnExhausted: true,
-		EscalationFactor:    2,
-		MaxEscalations:      1,
-		EscalationCeiling:   32768,
-		EscalationUnclamped: true,
-		EscalateWithinStep:  true,
+		ShouldRetry: ShouldRetryIgnore,
+		Fallback: Fallback{
+			On:          []Kind{KindAuth, KindInvalidRequest, KindContextOverflow, KindNotFound, KindPermission},
+			OnExhausted: true,
+		},
+		Escalation: Escalation{Factor: 2, Max: 1, Ceiling: 32768, Unclamped: true, WithinStep: true},
 	}
 }
 
@@ -329,7 +315,7 @@ func SDKAnthropic() Strategy {
 		ShouldRetry:          ShouldRetryHonor,
 		ShouldRetryPermanent: true,
 		GiveUpMidStream:      true,
-		HonorRetryAfter:      true,
+		RetryAfter:           ServerWait{Honor: RetryAfterHonor},
 	}
 }
 
@@ -346,8 +332,8 @@ func SDKOpenAI() Strategy {
 	s := SDKAnthropic()
 	s.Name = "sdk-openai"
 	s.Description = "openai-go's built-in retry: as sdk-anthropic, but a server wait above 2 min ends the call"
-	s.RetryAfterCap = 2 * time.Minute
-	s.GiveUpAboveCap = true
+	s.RetryAfter.Cap = 2 * time.Minute
+	s.RetryAfter.AboveCap = AboveCapGiveUp
 	return s
 }
 
@@ -391,10 +377,12 @@ func Codex() Strategy {
 		RetryStatuses:   StatusRange(500, 599),
 		ShouldRetry:     ShouldRetryIgnore,
 		GiveUpMidStream: true,
-		Rounds:          5,
-		RoundRetry: []Kind{KindServer, KindOverloaded, KindConnection, KindTimeout, KindConflict,
-			KindAuth, KindPermission, KindNotFound, KindRequestTooLarge, KindUnknown},
-		RoundBackoff: Backoff{Base: 200 * time.Millisecond, Factor: 2, Jitter: JitterSymmetric, JitterRatio: 0.1},
+		Rounds: Rounds{
+			Max: 5,
+			Retry: []Kind{KindServer, KindOverloaded, KindConnection, KindTimeout, KindConflict,
+				KindAuth, KindPermission, KindNotFound, KindRequestTooLarge, KindUnknown},
+			Backoff: Backoff{Base: 200 * time.Millisecond, Factor: 2, Jitter: JitterSymmetric, JitterRatio: 0.1},
+		},
 	}
 }
 
@@ -405,7 +393,7 @@ func Codex() Strategy {
 // for 408, 409, 429 and every 5xx and for a failed fetch (a quota 429 too:
 // only the status is read); retry-after-ms, then retry-after (seconds or
 // an HTTP date), used only when 0 ≤ ms < 60 s or below the backoff delay
-// (BackoffAboveCap), else the backoff. x-should-retry is not read. The
+// (AboveCapBackoff), else the backoff. x-should-retry is not read. The
 // retry wraps the call until its response begins, so a stream that fails
 // after its 200 is not resent (GiveUpMidStream). No fallback, escalation,
 // adjustment or compaction.
@@ -420,9 +408,7 @@ func AISDK() Strategy {
 		RetryStatuses:   append([]int{408, 409, 429}, StatusRange(500, 599)...),
 		ShouldRetry:     ShouldRetryIgnore,
 		GiveUpMidStream: true,
-		HonorRetryAfter: true,
-		RetryAfterCap:   time.Minute,
-		BackoffAboveCap: true,
+		RetryAfter:      ServerWait{Honor: RetryAfterHonor, Cap: time.Minute, AboveCap: AboveCapBackoff},
 	}
 }
 

@@ -12,11 +12,11 @@ import "time"
 //     doubles after each wait (currentDelay = Math.min(maxDelayMs,
 //     currentDelay * 2)), waited with ±30 % jitter (currentDelay * 0.3 *
 //     (Math.random() * 2 - 1)). currentDelay is a running value
-//     (RaiseBackoff).
+//     (Backoff.Running).
 //   - a RetryableQuotaError with retryDelayMs (RetryInfo.retryDelay, or
 //     "Please retry in Xs" in a message without details): currentDelay =
 //     Math.max(currentDelay, retryDelayMs), waited plus 0–20 %
-//     ("Positive jitter up to +20%"): HonorRetryInfo, ServerWaitJitter
+//     ("Positive jitter up to +20%"): RetryAfter.RetryInfo, RetryAfter.Jitter
 //     0.2. No header is read: retry-after is not honoured.
 //   - googleQuotaErrors.ts MAX_RETRYABLE_DELAY_SECONDS = 300: a longer
 //     retry delay is a TerminalQuotaError, and so is a QuotaFailure whose
@@ -24,7 +24,7 @@ import "time"
 //     a message with "limit: 0". A terminal error, and a 404
 //     (ModelNotFoundError), call onPersistent429, which switches to the
 //     fallback model; then "attempt = 0; // Reset attempts" and
-//     currentDelay = initialDelayMs (FallbackAboveCap, FallbackOn). With
+//     currentDelay = initialDelayMs (AboveCapFallback, Fallback.On). With
 //     no model left the error is thrown.
 //   - isRetryableError: "Explicitly do not retry 400"; 429, 499 and 5xx
 //     are retried, and the network codes (ECONNRESET, ETIMEDOUT, EPIPE,
@@ -33,7 +33,7 @@ import "time"
 //     classified as a RetryableQuotaError.
 //   - "Max attempts reached": a retryable quota error or a 5xx on the last
 //     attempt calls onPersistent429 too, so the fallback model gets a fresh
-//     count (FallbackOnExhausted).
+//     count (Fallback.OnExhausted).
 //
 // Where Gemini CLI differs and the preset does not follow: the fallback
 // model is the one the interactive dialog accepts (the preset accepts at
@@ -47,21 +47,15 @@ import "time"
 // layer of Gemini CLI).
 func GeminiCLI() Strategy {
 	return Strategy{
-		Name:                "gemini-cli",
-		Description:         "Gemini CLI's retryWithBackoff (google-gemini/gemini-cli retry.ts, googleQuotaErrors.ts): 10 attempts, 5 s doubling to 30 s ±30 % jitter, RetryInfo honoured +0–20 %, a wait over 300 s or a per-day quota → fallback model with the count restarted, 400 not retried",
-		Classify:            true,
-		Attempts:            10,
-		Backoff:             Backoff{Base: 5 * time.Second, Factor: 2, Cap: 30 * time.Second, Jitter: JitterSymmetric, JitterRatio: 0.3},
-		RaiseBackoff:        true,
-		Retry:               []Kind{KindConnection, KindTimeout, KindRateLimit, KindOverloaded, KindServer},
-		RetryStatuses:       append([]int{429, 499}, StatusRange(500, 599)...),
-		ShouldRetry:         ShouldRetryIgnore,
-		HonorRetryInfo:      true,
-		ServerWaitJitter:    0.2,
-		RetryAfterCap:       300 * time.Second,
-		GiveUpAboveCap:      true,
-		FallbackAboveCap:    true,
-		FallbackOn:          []Kind{KindQuotaExhausted, KindNotFound},
-		FallbackOnExhausted: true,
+		Name:          "gemini-cli",
+		Description:   "Gemini CLI's retryWithBackoff (google-gemini/gemini-cli retry.ts, googleQuotaErrors.ts): 10 attempts, 5 s doubling to 30 s ±30 % jitter, RetryInfo honoured +0–20 %, a wait over 300 s or a per-day quota → fallback model with the count restarted, 400 not retried",
+		Classify:      true,
+		Attempts:      10,
+		Backoff:       Backoff{Base: 5 * time.Second, Factor: 2, Cap: 30 * time.Second, Jitter: JitterSymmetric, JitterRatio: 0.3, Running: true},
+		Retry:         []Kind{KindConnection, KindTimeout, KindRateLimit, KindOverloaded, KindServer},
+		RetryStatuses: append([]int{429, 499}, StatusRange(500, 599)...),
+		ShouldRetry:   ShouldRetryIgnore,
+		RetryAfter:    ServerWait{RetryInfo: true, Jitter: 0.2, Cap: 300 * time.Second, AboveCap: AboveCapFallback},
+		Fallback:      Fallback{On: []Kind{KindQuotaExhausted, KindNotFound}, OnExhausted: true},
 	}
 }

@@ -135,10 +135,14 @@ func genStrategy(t *rapid.T) recovery.Strategy {
 	s := rapid.SampledFrom(recovery.Presets()).Draw(t, "preset").Clone()
 	if rapid.Bool().Draw(t, "tuned") {
 		s.WaitBudget = time.Duration(rapid.IntRange(0, 600).Draw(t, "wait_budget_s")) * time.Second
-		s.RetryAfterCap = time.Duration(rapid.IntRange(0, 120).Draw(t, "cap_s")) * time.Second
-		s.GiveUpAboveCap = rapid.Bool().Draw(t, "give_up_above_cap")
+		s.RetryAfter.Cap = time.Duration(rapid.IntRange(0, 120).Draw(t, "cap_s")) * time.Second
+		if rapid.Bool().Draw(t, "give_up_above_cap") {
+			s.RetryAfter.AboveCap = recovery.AboveCapGiveUp
+		} else if a := s.RetryAfter.AboveCap; a == recovery.AboveCapGiveUp || a == recovery.AboveCapFallback {
+			s.RetryAfter.AboveCap = recovery.AboveCapWait
+		}
 		s.TurnAttempts = rapid.IntRange(0, 12).Draw(t, "turn_attempts")
-		s.HonorRateLimitReset = rapid.Bool().Draw(t, "rate_limit_reset")
+		s.RetryAfter.RateLimitReset = rapid.Bool().Draw(t, "rate_limit_reset")
 		if s.Classify {
 			s.Persistent = rapid.Bool().Draw(t, "persistent")
 			s.Heartbeat = time.Duration(rapid.IntRange(0, 60).Draw(t, "heartbeat_s")) * time.Second
@@ -185,7 +189,7 @@ const maxEvents = 50 * maxSends
 func runTrace(t *rapid.T) trace {
 	tr := trace{s: genStrategy(t)}
 	sc := genScript(t)
-	if tr.s.EscalationCeiling > 0 && rapid.Bool().Draw(t, "cut_first") {
+	if tr.s.Escalation.Ceiling > 0 && rapid.Bool().Draw(t, "cut_first") {
 		sc.replies = append([]answer{cut(1000)}, sc.replies...)
 	}
 	// Some draws are biased toward the paths a strategy has, so that a
@@ -194,7 +198,7 @@ func runTrace(t *rapid.T) trace {
 	// preflight to shrink.
 	odds := func(label string, n int) bool { return rapid.IntRange(0, n-1).Draw(t, label) == 0 }
 	maxTokens := rapid.IntRange(256, 16000).Draw(t, "max_tokens")
-	if odds("big_max_tokens", map[bool]int{true: 2, false: 5}[tr.s.EscalationCeiling > 0]) {
+	if odds("big_max_tokens", map[bool]int{true: 2, false: 5}[tr.s.Escalation.Ceiling > 0]) {
 		maxTokens = rapid.IntRange(16385, 40000).Draw(t, "max_tokens_big")
 	}
 	n := rapid.IntRange(1, 20).Draw(t, "messages")
@@ -304,8 +308,8 @@ func TestPropertyWaitsWithinCapAndBudget(t *testing.T) {
 				continue
 			}
 			total += e.Wait
-			if s.Classify && s.RetryAfterCap > 0 && e.Wait > max(s.RetryAfterCap, backoffMax) {
-				t.Fatalf("%s waited %v, above the %v cap", s.Name, e.Wait, s.RetryAfterCap)
+			if s.Classify && s.RetryAfter.Cap > 0 && e.Wait > max(s.RetryAfter.Cap, backoffMax) {
+				t.Fatalf("%s waited %v, above the %v cap", s.Name, e.Wait, s.RetryAfter.Cap)
 			}
 		}
 		budget := s.WaitBudget
@@ -372,14 +376,14 @@ func TestPropertyAuthRefreshAtMostOncePerTurn(t *testing.T) {
 				n++
 			}
 		}
-		if tr.s.AuthWithinAttempts {
+		if tr.s.Auth == recovery.AuthWithinAttempts {
 			return // Claude Code refreshes before every resend of a 401: no limit of one
 		}
 		if n > 1 {
 			t.Fatalf("%s refreshed credentials %d times in one turn", tr.s.Name, n)
 		}
-		if n == 1 && !tr.s.RefreshAuth {
-			t.Fatalf("%s refreshed without RefreshAuth", tr.s.Name)
+		if n == 1 && tr.s.Auth != recovery.AuthRefresh {
+			t.Fatalf("%s refreshed without AuthRefresh", tr.s.Name)
 		}
 	})
 }
@@ -457,7 +461,7 @@ func TestPropertyMaxTokensWithinTheOutputLimit(t *testing.T) {
 	limits := map[string]int{"m": 64000, "backup": 32000}
 	rapid.Check(t, func(t *rapid.T) {
 		tr := runTrace(t)
-		if tr.s.EscalationUnclamped {
+		if tr.s.Escalation.Unclamped {
 			return // s11 sends an escalation above the limit on purpose; limits_test.go pins it
 		}
 		for i, r := range tr.sent {

@@ -91,22 +91,22 @@ func parseReset(v string, duration bool, now time.Time) (time.Duration, bool) {
 // then the rate-limit reset headers.
 func (s Strategy) serverWait(f Failure, now time.Time) (time.Duration, bool) {
 	h := f.Header
-	if h == nil && !(s.HonorRetryInfo && f.RetryDelay > 0) {
+	if h == nil && !(s.RetryAfter.RetryInfo && f.RetryDelay > 0) {
 		return 0, false
 	}
-	if s.HonorRetryAfter && h != nil {
+	if s.RetryAfter.HonorsHeader() && h != nil {
 		read := func(h http.Header) (time.Duration, bool) { return RetryAfter(h, now) }
-		if s.RetryAfterSecondsOnly {
+		if s.RetryAfter.Honor == RetryAfterSecondsOnly {
 			read = RetryAfterSeconds
 		}
 		if d, ok := read(h); ok {
 			return d, true
 		}
 	}
-	if s.HonorRetryInfo && f.RetryDelay > 0 {
+	if s.RetryAfter.RetryInfo && f.RetryDelay > 0 {
 		return f.RetryDelay, true
 	}
-	if s.HonorRateLimitReset && h != nil {
+	if s.RetryAfter.RateLimitReset && h != nil {
 		return RateLimitReset(h, now)
 	}
 	return 0, false

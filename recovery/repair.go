@@ -38,7 +38,7 @@ func (t *turn) fit() {
 		return
 	}
 	input := t.e.count(t.req)
-	if room := w - input; room >= t.s.adjustFloor() && t.req.MaxTokens > room {
+	if room := w - input; room >= t.s.Adjust.Floor && t.req.MaxTokens > room {
 		from := t.req.MaxTokens
 		t.req.MaxTokens = room
 		t.res.Adjustments++
@@ -81,10 +81,10 @@ func (t *turn) preflightOutput() {
 }
 
 // tooLargeAsOverflow reports a 413 request_too_large that the strategy
-// takes for a context overflow: the request is at least TooLargeAsOverflow
+// takes for a context overflow: the request is at least Compaction.TooLargeAsOverflow
 // of the known window (Kimi Code's OVERFLOW_STATUS_RECOVERY_RATIO).
 func (t *turn) tooLargeAsOverflow(f Failure) bool {
-	r := t.s.TooLargeAsOverflow
+	r := t.s.Compaction.TooLargeAsOverflow
 	if f.Kind != KindRequestTooLarge || r <= 0 {
 		return false
 	}
@@ -96,17 +96,17 @@ func (t *turn) tooLargeAsOverflow(f Failure) bool {
 // the model's output limit and by the window less the input. It reports
 // false when the budget cannot grow.
 func (t *turn) escalate(resp *Response) bool {
-	f := t.s.EscalationFactor
-	if f <= 1 || t.res.Escalations >= t.s.maxEscalations() {
+	f := t.s.Escalation.Factor
+	if f <= 1 || t.res.Escalations >= t.s.Escalation.Max {
 		return false
 	}
 	from := t.req.MaxTokens
 	to := int(float64(from) * f)
-	if c := t.s.EscalationCeiling; c > 0 && to > c {
+	if c := t.s.Escalation.Ceiling; c > 0 && to > c {
 		return false
 	}
 	l := t.limits()
-	if t.s.EscalationUnclamped {
+	if t.s.Escalation.Unclamped {
 		l = Limits{}
 	}
 	if l.MaxOutput > 0 && to > l.MaxOutput {
@@ -126,7 +126,7 @@ func (t *turn) escalate(resp *Response) bool {
 	}
 	t.req.MaxTokens = to
 	t.res.Escalations++
-	if t.s.EscalateWithinStep {
+	if t.s.Escalation.WithinStep {
 		t.escalatedFrom = from
 	} else {
 		t.newStep()
@@ -146,8 +146,8 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 		input = t.e.count(t.req)
 	}
 	switch declared := t.limits().ContextWindow; {
-	case t.s.LearnFromEstimate:
-		t.learnWindow(int(t.s.learnedWindowRatio() * float64(t.e.count(t.req))))
+	case t.s.Compaction.LearnFromEstimate:
+		t.learnWindow(int(t.s.Compaction.LearnedWindowRatio * float64(t.e.count(t.req))))
 	case o.Window > 0:
 		t.learnWindow(o.Window)
 	case declared == 0 || input+t.req.MaxTokens <= declared:
@@ -155,20 +155,20 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 		// the overflow: take the window to be a share of the input
 		// counted (Kimi Code's 0.85), so the next request is planned to
 		// fit under it.
-		t.learnWindow(int(t.s.learnedWindowRatio() * float64(input)))
+		t.learnWindow(int(t.s.Compaction.LearnedWindowRatio * float64(input)))
 	}
 	window := t.limits().ContextWindow
-	if t.s.Adjust && window > 0 && input < window {
-		room := window - input - t.s.adjustBuffer()
-		if room >= t.s.adjustFloor() && room < t.req.MaxTokens {
-			if t.s.AdjustWithinStep && t.step >= t.s.attempts() {
+	if t.s.Adjust.Enabled && window > 0 && input < window {
+		room := window - input - t.s.Adjust.Buffer
+		if room >= t.s.Adjust.Floor && room < t.req.MaxTokens {
+			if t.s.Adjust.WithinStep && t.step >= t.s.Attempts {
 				res, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted before the adjustment", t.step))
 				return false, res, err
 			}
 			from := t.req.MaxTokens
 			t.req.MaxTokens = room
 			t.res.Adjustments++
-			if !t.s.AdjustWithinStep {
+			if !t.s.Adjust.WithinStep {
 				t.newStep()
 			}
 			t.e.observe(Event{Type: EventAdjust, Time: t.e.clock.Now(), Attempt: t.res.Attempts, FromTokens: from, ToTokens: room,
@@ -176,11 +176,11 @@ func (t *turn) recoverOverflow(ctx context.Context, f Failure) (bool, *Result, e
 			return true, nil, nil
 		}
 	}
-	if !t.s.Compact {
+	if !t.s.Compaction.Enabled {
 		res, err := t.stop(f, StopNotRetryable, "context overflow and compaction is off")
 		return false, res, err
 	}
-	if t.res.Compactions >= t.s.maxCompactions() {
+	if t.res.Compactions >= t.s.Compaction.Max {
 		res, err := t.stop(f, StopCompactionLimit, fmt.Sprintf("context still overflows after %d compactions", t.res.Compactions))
 		return false, res, err
 	}
@@ -197,10 +197,10 @@ const summaryPrompt = "Summarise the conversation above so that the work can con
 // summaryPrefix introduces the summary in the compacted conversation.
 const summaryPrefix = "Summary of the earlier conversation:\n"
 
-// compact replaces all but the KeepRecent most recent messages with a
+// compact replaces all but the Compaction.KeepRecent most recent messages with a
 // summary obtained through one repair call.
 func (t *turn) compact(ctx context.Context) error {
-	keep := t.s.keepRecent()
+	keep := t.s.Compaction.KeepRecent
 	msgs := t.req.Messages
 	if len(msgs) <= keep {
 		return fmt.Errorf("only %d messages, all kept: nothing to summarise", len(msgs))
@@ -208,7 +208,7 @@ func (t *turn) compact(ctx context.Context) error {
 	old, recent := msgs[:len(msgs)-keep], msgs[len(msgs)-keep:]
 	repair := Request{
 		Model:     t.req.Model,
-		MaxTokens: t.s.summaryMaxTokens(),
+		MaxTokens: t.s.Compaction.SummaryMaxTokens,
 		System:    t.req.System,
 		Messages:  append(append([]Message(nil), old...), Message{Role: "user", Text: summaryPrompt}),
 		Purpose:   PurposeRepair,

@@ -192,7 +192,7 @@ var _ = Describe("each preset's decision table, as its source gives it", func() 
 	// what classify's loop guard says after the last one.
 	DescribeTable("classify's loop guard (the layered agent fault-tolerance demo, Agent 循环容错)",
 		func(calls []string, want string) {
-			g := loopguard.New(recovery.Classifying().LoopGuard)
+			g := loopguard.New(recovery.Classifying().LoopGuard.Config)
 			var v loopguard.Verdict
 			for _, c := range calls {
 				call, result, _ := strings.Cut(c, " -> ")

@@ -20,7 +20,7 @@ type turn struct {
 	res          Result
 	step         int            // attempts in the current step
 	overloads    int            // consecutive overloads
-	current      time.Duration  // the running backoff delay (RaiseBackoff), 0 before the first
+	current      time.Duration  // the running backoff delay (Backoff.Running), 0 before the first
 	pendingWait  time.Duration  // waited since the last attempt
 	windows      map[string]int // context window learnt per model from overflows
 	overflowSeen bool
@@ -28,7 +28,7 @@ type turn struct {
 	last         Failure   // the last attempt's classification
 	lastResp     *Response // the last answer, for a truncated one handed back
 	// escalatedFrom is max_tokens before an escalation made within the
-	// step (EscalateWithinStep), until the escalated call is answered.
+	// step (Escalation.WithinStep), until the escalated call is answered.
 	escalatedFrom int
 	rounds        int // new rounds started (Strategy.Rounds)
 }
@@ -39,7 +39,7 @@ func (t *turn) run(ctx context.Context) (*Result, error) {
 			return t.cancelled(err)
 		}
 		if t.s.Classify {
-			if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+			if n := t.s.TurnAttempts; n > 0 && t.res.Attempts >= n {
 				if t.last.Kind == KindTruncated && t.lastResp != nil {
 					return t.done(t.lastResp)
 				}
@@ -117,7 +117,7 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 			return stop(StopShed, "background request dropped on an overload")
 		}
 	case KindAuth:
-		if t.s.RefreshAuth && t.e.refresh != nil && !t.s.AuthWithinAttempts {
+		if t.s.Auth == AuthRefresh && t.e.refresh != nil {
 			if t.refreshed {
 				return stop(StopAuth, "credentials rejected again after a refresh")
 			}
@@ -137,7 +137,7 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	if t.s.ClampMaxTokens && f.Kind == KindInvalidRequest && f.OutputLimit > 0 && t.req.MaxTokens > f.OutputLimit {
 		return t.clamp(f)
 	}
-	if slices.Contains(t.s.FallbackOn, f.Kind) {
+	if slices.Contains(t.s.Fallback.On, f.Kind) {
 		if t.fallback(string(f.Kind)) {
 			return true, nil, nil
 		}
@@ -148,17 +148,17 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	}
 	if f.Kind == KindOverloaded {
 		t.overloads++
-		if t.s.FallbackAfter > 0 && t.overloads >= t.s.FallbackAfter && t.fallback("consecutive overloads") {
+		if t.s.Fallback.After > 0 && t.overloads >= t.s.Fallback.After && t.fallback("consecutive overloads") {
 			return true, nil, nil
 		}
 	}
 
-	retryable := t.s.retries(f.Kind, f.StatusCode) || (f.Kind == KindAuth && t.s.AuthWithinAttempts)
-	if f.ShouldRetry != nil && t.s.shouldRetryMode() != ShouldRetryIgnore {
+	retryable := t.s.retries(f.Kind, f.StatusCode) || (f.Kind == KindAuth && t.s.Auth == AuthWithinAttempts)
+	if f.ShouldRetry != nil && t.s.ShouldRetry != ShouldRetryIgnore {
 		switch {
 		case *f.ShouldRetry && (t.s.ShouldRetryPermanent || !permanentKind(f.Kind)):
 			retryable = true
-		case !*f.ShouldRetry && !(t.s.shouldRetryMode() == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
+		case !*f.ShouldRetry && !(t.s.ShouldRetry == ShouldRetryHonorExceptOverloaded && f.Kind == KindOverloaded):
 			return stop(StopServerSaidNo, "server said x-should-retry: false")
 		}
 	}
@@ -177,7 +177,7 @@ func (t *turn) decide(ctx context.Context, resp *Response, f Failure) (next bool
 	if err := t.retry(ctx, f); err != nil {
 		return false, &t.res, err
 	}
-	if f.Kind == KindAuth && t.s.AuthWithinAttempts && t.e.refresh != nil {
+	if f.Kind == KindAuth && t.s.Auth == AuthWithinAttempts && t.e.refresh != nil {
 		if err := t.e.refresh(ctx); err != nil {
 			f.Err = errors.Join(f.Err, fmt.Errorf("refresh credentials: %w", err))
 			return stop(StopAuth, "credential refresh failed")
@@ -224,7 +224,7 @@ func (t *turn) send(ctx context.Context, typ EventType) (*Response, Failure) {
 // retryBlind is the naive loop: the same request again after base·2^i,
 // sleeping even after the last attempt when the strategy says so.
 func (t *turn) retryBlind(ctx context.Context, f Failure) error {
-	last := t.step >= t.s.attempts()
+	last := t.step >= t.s.Attempts
 	if last && !t.s.SleepAfterFinal {
 		_, err := t.stop(f, StopAttempts, "attempts exhausted")
 		return err
@@ -250,15 +250,15 @@ func (t *turn) retryBlind(ctx context.Context, f Failure) error {
 
 // retry waits as a classifying strategy does, then lets the loop resend.
 // It never sleeps after the final attempt of a step: past it the turn
-// moves to the next model (FallbackOnExhausted) or stops.
+// moves to the next model (Fallback.OnExhausted) or stops.
 func (t *turn) retry(ctx context.Context, f Failure) error {
-	if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+	if n := t.s.TurnAttempts; n > 0 && t.res.Attempts >= n {
 		_, err := t.stop(f, StopAttempts, fmt.Sprintf("the turn's %d attempts are used up", n))
 		return err
 	}
 	persistent := t.s.persistentKind(f.Kind)
-	if !persistent && t.step >= t.s.attempts() {
-		if t.s.FallbackOnExhausted && t.fallback("attempts exhausted") {
+	if !persistent && t.step >= t.s.Attempts {
+		if t.s.Fallback.OnExhausted && t.fallback("attempts exhausted") {
 			return nil
 		}
 		if next, err := t.nextRound(ctx, f); next || err != nil {
@@ -278,18 +278,18 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 	}
 	b := t.s.Backoff
 	if persistent {
-		b.Cap = t.s.persistentCap()
+		b.Cap = t.s.PersistentCap
 	}
 	sw, asked := t.s.serverWait(f, t.e.clock.Now())
-	switch c := t.s.RetryAfterCap; {
-	case asked && c > 0 && sw > c && t.s.GiveUpAboveCap:
+	switch c := t.s.RetryAfter.Cap; {
+	case asked && c > 0 && sw > c && (t.s.RetryAfter.AboveCap == AboveCapGiveUp || t.s.RetryAfter.AboveCap == AboveCapFallback):
 		reason := fmt.Sprintf("server asked to wait %v, above the %v cap", sw, c)
-		if t.s.FallbackAboveCap && t.fallback(reason) {
+		if t.s.RetryAfter.AboveCap == AboveCapFallback && t.fallback(reason) {
 			return nil
 		}
 		_, err := t.stop(f, StopRetryAfterCap, reason)
 		return err
-	case asked && c > 0 && sw >= c && t.s.BackoffAboveCap:
+	case asked && c > 0 && sw >= c && t.s.RetryAfter.AboveCap == AboveCapBackoff:
 		// The Vercel AI SDK: a wait of a minute or more is not taken,
 		// unless the backoff would wait longer still.
 		if plain := (Backoff{Base: b.Base, Factor: b.Factor, Cap: b.Cap}).Delay(t.step-1, nil); plain < sw {
@@ -299,7 +299,7 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 		sw = c
 	}
 	wait := t.backoff(b, sw, asked)
-	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
+	if b := t.s.WaitBudget; b > 0 && t.res.Waited+wait > b {
 		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
 		return err
 	}
@@ -307,17 +307,17 @@ func (t *turn) retry(ctx context.Context, f Failure) error {
 }
 
 // backoff is the wait before the next attempt: the server's wait sw when
-// it asked for one (asked), plus ServerWaitJitter, else the backoff delay
-// of the step's retry; with RaiseBackoff, the running delay (raised to sw
+// it asked for one (asked), plus RetryAfter.Jitter, else the backoff delay
+// of the step's retry; with Backoff.Running, the running delay (raised to sw
 // first) instead, which then grows by the factor up to the cap.
 func (t *turn) backoff(b Backoff, sw time.Duration, asked bool) time.Duration {
 	jitter := func(d time.Duration) time.Duration {
-		if r := t.s.ServerWaitJitter; r > 0 && t.e.rand != nil {
+		if r := t.s.RetryAfter.Jitter; r > 0 && t.e.rand != nil {
 			d += time.Duration(float64(d) * r * t.e.rand.Float64())
 		}
 		return d
 	}
-	if !t.s.RaiseBackoff {
+	if !t.s.Backoff.Running {
 		if asked {
 			return jitter(sw)
 		}
@@ -346,18 +346,18 @@ func (t *turn) backoff(b Backoff, sw time.Duration, asked bool) time.Duration {
 // whether the loop should send again; err is the turn's end when the wait
 // could not be made (cancelled, or past the wait budget).
 func (t *turn) nextRound(ctx context.Context, f Failure) (next bool, err error) {
-	if !t.s.Classify || !t.s.roundRetries(f.Kind) || t.rounds >= t.s.Rounds {
+	if !t.s.Classify || !t.s.roundRetries(f.Kind) || t.rounds >= t.s.Rounds.Max {
 		return false, nil
 	}
-	if n := t.s.turnAttempts(); n > 0 && t.res.Attempts >= n {
+	if n := t.s.TurnAttempts; n > 0 && t.res.Attempts >= n {
 		return false, nil
 	}
 	if t.budgetStops() {
 		_, err := t.stop(f, StopRetryBudget, t.budgetReason())
 		return false, err
 	}
-	wait := t.s.RoundBackoff.Delay(t.rounds, t.e.rand)
-	if b := t.s.waitBudget(); b > 0 && t.res.Waited+wait > b {
+	wait := t.s.Rounds.Backoff.Delay(t.rounds, t.e.rand)
+	if b := t.s.WaitBudget; b > 0 && t.res.Waited+wait > b {
 		_, err := t.stop(f, StopWaitBudget, fmt.Sprintf("waiting %v more would pass the %v wait budget", wait, b))
 		return false, err
 	}
@@ -372,7 +372,7 @@ func (t *turn) nextRound(ctx context.Context, f Failure) (next bool, err error) 
 // clamp lowers max_tokens to the output limit a 400 stated and resends at
 // once, as one more attempt of the step (Strategy.ClampMaxTokens).
 func (t *turn) clamp(f Failure) (bool, *Result, error) {
-	if t.step >= t.s.attempts() {
+	if t.step >= t.s.Attempts {
 		res, err := t.stop(f, StopAttempts, fmt.Sprintf("%d attempts exhausted before clamping max_tokens", t.step))
 		return false, res, err
 	}
@@ -441,7 +441,7 @@ func (t *turn) fallback(reason string) bool {
 	t.e.observe(Event{Type: EventFallback, Time: t.e.clock.Now(), Attempt: t.res.Attempts, From: from, To: t.req.Model, Reason: reason})
 	// An escalation raised max_tokens within the old model's output limit;
 	// the new model may have a smaller one.
-	if lim := t.limits().MaxOutput; lim > 0 && t.req.MaxTokens > lim && t.res.Escalations > 0 && !t.s.EscalationUnclamped {
+	if lim := t.limits().MaxOutput; lim > 0 && t.req.MaxTokens > lim && t.res.Escalations > 0 && !t.s.Escalation.Unclamped {
 		t.req.MaxTokens = lim
 	}
 	t.fit()
@@ -467,7 +467,7 @@ func (t *turn) stop(f Failure, s Stop, reason string) (*Result, error) {
 	}
 	g := &GiveUpError{
 		Kind: f.Kind, Stop: s, Attempts: t.res.Attempts, Waited: t.res.Waited,
-		Budget: t.s.waitBudget(), Reason: reason, Err: err,
+		Budget: t.s.WaitBudget, Reason: reason, Err: err,
 	}
 	t.e.observe(Event{Type: EventGiveUp, Time: t.e.clock.Now(), Attempt: t.res.Attempts, Failure: f, Reason: reason, Err: g})
 	return &t.res, g

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -13,7 +14,6 @@ import (
 
 	"github.com/faultbench/faultbench/internal/texttable"
 	"github.com/faultbench/faultbench/recovery"
-	"github.com/faultbench/faultbench/recovery/loopguard"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
@@ -62,7 +62,9 @@ func newStrategiesCmd(stdout io.Writer) *cobra.Command {
 }
 
 // listStrategies writes the parameters of ss side by side, one column per
-// strategy, then each strategy's description.
+// strategy, then each strategy's description. Each cell shows the
+// strategy's Effective value: what the engine runs, every default
+// resolved by recovery, none restated here.
 func listStrategies(w io.Writer, ss []recovery.Strategy) error {
 	var buf bytes.Buffer
 	header := []string{"parameter"}
@@ -77,7 +79,7 @@ func listStrategies(w io.Writer, ss []recovery.Strategy) error {
 				row = append(row, "-")
 				continue
 			}
-			row = append(row, r.cell(s))
+			row = append(row, r.cell(s.Effective()))
 		}
 		rows = append(rows, row)
 	}
@@ -104,7 +106,7 @@ func listStrategies(w io.Writer, ss []recovery.Strategy) error {
 type strategyRow struct {
 	name         string
 	classifyOnly bool
-	cell         func(recovery.Strategy) string
+	cell         func(recovery.Strategy) string // of an effective strategy
 }
 
 func yesNo(b bool) string {
@@ -184,7 +186,7 @@ func jitterCell(b recovery.Backoff) string {
 
 var strategyRows = []strategyRow{
 	{"classifies", false, func(s recovery.Strategy) string { return yesNo(s.Classify) }},
-	{"attempts per step", false, func(s recovery.Strategy) string { return strconv.Itoa(orDefault(s.Attempts, 5)) }},
+	{"attempts per step", false, func(s recovery.Strategy) string { return strconv.Itoa(s.Attempts) }},
 	{"attempts per turn", true, func(s recovery.Strategy) string {
 		if s.TurnAttempts <= 0 {
 			return "no bound"
@@ -193,31 +195,20 @@ var strategyRows = []strategyRow{
 	}},
 	{"backoff", false, func(s recovery.Strategy) string {
 		b := s.Backoff
-		base, factor := b.Base, b.Factor
-		if base <= 0 {
-			base = time.Second
-		}
-		if factor <= 0 {
-			factor = 2
-		}
 		cap := "no cap"
 		if b.Cap > 0 {
 			cap = "cap " + shortDur(b.Cap)
 		}
-		return fmt.Sprintf("%s ×%s\n%s\n%s", shortDur(base), strconv.FormatFloat(factor, 'f', -1, 64), cap, jitterCell(b))
+		return fmt.Sprintf("%s ×%s\n%s\n%s", shortDur(b.Base), strconv.FormatFloat(b.Factor, 'f', -1, 64), cap, jitterCell(b))
 	}},
 	{"rounds", true, func(s recovery.Strategy) string {
-		if s.Rounds <= 0 {
+		if s.Rounds.Max <= 0 {
 			return "none"
 		}
-		b := s.RoundBackoff
-		base := b.Base
-		if base <= 0 {
-			base = time.Second
-		}
-		out := fmt.Sprintf("%d more\n%s ×2^r\n%s", s.Rounds, shortDur(base), jitterCell(b))
-		if s.RoundRetry != nil {
-			out += "\non " + kindCell(s.RoundRetry)
+		b := s.Rounds.Backoff
+		out := fmt.Sprintf("%d more\n%s ×2^r\n%s", s.Rounds.Max, shortDur(b.Base), jitterCell(b))
+		if !slices.Equal(s.Rounds.Retry, s.Retry) {
+			out += "\non " + kindCell(s.Rounds.Retry)
 		}
 		return out
 	}},
@@ -227,7 +218,7 @@ var strategyRows = []strategyRow{
 			return "every failure"
 		}
 		out := "transient\nkinds"
-		if s.Retry != nil {
+		if !slices.Equal(s.Retry, recovery.TransientKinds()) {
 			out = kindCell(s.Retry)
 		}
 		if s.GiveUpMidStream {
@@ -260,40 +251,46 @@ var strategyRows = []strategyRow{
 		return out
 	}},
 	{"retry-after", true, func(s recovery.Strategy) string {
-		if !s.HonorRetryAfter {
+		w := s.RetryAfter
+		var obeyed string
+		switch {
+		case w.Honor == recovery.RetryAfterSecondsOnly:
+			obeyed = "whole seconds\nonly"
+		case w.HonorsHeader():
+			obeyed = "obeyed"
+			if w.RetryInfo {
+				obeyed += "\n+ RetryInfo"
+			}
+		case w.RetryInfo:
+			// Gemini CLI: no header read, the error body's RetryInfo is.
+			obeyed = "RetryInfo\nonly"
+		default:
 			return "ignored"
 		}
-		obeyed := "obeyed"
-		if s.RetryAfterSecondsOnly {
-			obeyed = "whole seconds\nonly"
+		if w.Jitter > 0 {
+			obeyed += "\n+0–" + strconv.FormatFloat(w.Jitter*100, 'f', -1, 64) + "%"
 		}
-		if s.ServerWaitJitter > 0 {
-			obeyed += "\n+0–" + strconv.FormatFloat(s.ServerWaitJitter*100, 'f', -1, 64) + "%"
-		}
-		if s.RetryAfterCap <= 0 {
+		if w.Cap <= 0 {
 			return obeyed + "\nno cap"
 		}
-		above := "waits cap"
-		switch {
-		case s.GiveUpAboveCap:
-			above = "gives up"
-		case s.BackoffAboveCap:
-			above = "backoff"
-		}
-		return fmt.Sprintf("%s\ncap %s\nabove: %s", obeyed, shortDur(s.RetryAfterCap), above)
+		above := map[recovery.AboveCap]string{
+			recovery.AboveCapWait: "waits cap", recovery.AboveCapGiveUp: "gives up",
+			recovery.AboveCapFallback: "fallback", recovery.AboveCapBackoff: "backoff",
+		}[w.AboveCap]
+		return fmt.Sprintf("%s\ncap %s\nabove: %s", obeyed, shortDur(w.Cap), above)
 	}},
-	{"rate-limit reset", true, func(s recovery.Strategy) string { return yesNo(s.HonorRateLimitReset) }},
+	{"rate-limit reset", true, func(s recovery.Strategy) string { return yesNo(s.RetryAfter.RateLimitReset) }},
 	{"wait budget", true, func(s recovery.Strategy) string { return orNone(s.WaitBudget) }},
 	{"persistent", true, func(s recovery.Strategy) string { return yesNo(s.Persistent) }},
 	{"fallback", true, func(s recovery.Strategy) string {
 		var parts []string
-		if s.FallbackAfter > 0 {
-			parts = append(parts, fmt.Sprintf("after %d×529", s.FallbackAfter))
+		if s.Fallback.After > 0 {
+			parts = append(parts, fmt.Sprintf("after %d×529", s.Fallback.After))
 		}
-		if len(s.FallbackOn) > 0 {
-			parts = append(parts, "on "+kindCell(s.FallbackOn))
+		if len(s.Fallback.On) > 0 {
+			parts = append(parts, "on "+kindCell(s.Fallback.On))
 		}
-		if s.FallbackOnExhausted {
+		if s.Fallback.OnExhausted {
 			parts = append(parts, "when attempts\nrun out")
 		}
 		if len(parts) == 0 {
@@ -303,125 +300,109 @@ var strategyRows = []strategyRow{
 	}},
 	{"401 refresh", true, func(s recovery.Strategy) string {
 		switch {
-		case s.AuthWithinAttempts:
+		case s.Auth == recovery.AuthWithinAttempts:
 			return "before each\nretry, within\nthe attempts"
-		case s.RefreshAuth:
+		case s.Auth == recovery.AuthRefresh:
 			return "once"
 		}
 		return "no"
 	}},
 	{"sheds background", true, func(s recovery.Strategy) string { return yesNo(s.ShedBackground) }},
 	{"escalation", true, func(s recovery.Strategy) string {
-		if s.EscalationFactor <= 1 {
+		if s.Escalation.Factor <= 1 {
 			return "off"
 		}
-		n := s.MaxEscalations
-		if n <= 0 {
-			n = 3
+		out := fmt.Sprintf("×%s, %d max", strconv.FormatFloat(s.Escalation.Factor, 'f', -1, 64), s.Escalation.Max)
+		if s.Escalation.Ceiling > 0 {
+			out += fmt.Sprintf("\nceiling %d", s.Escalation.Ceiling)
 		}
-		out := fmt.Sprintf("×%s, %d max", strconv.FormatFloat(s.EscalationFactor, 'f', -1, 64), n)
-		if s.EscalationCeiling > 0 {
-			out += fmt.Sprintf("\nceiling %d", s.EscalationCeiling)
-		}
-		if s.EscalationUnclamped {
+		if s.Escalation.Unclamped {
 			out += "\nunclamped"
 		}
-		if s.EscalateWithinStep {
+		if s.Escalation.WithinStep {
 			out += "\nwithin the step"
 		}
 		return out
 	}},
 	{"adjustment", true, func(s recovery.Strategy) string {
-		if !s.Adjust {
+		if !s.Adjust.Enabled {
 			return "off"
 		}
-		out := fmt.Sprintf("buffer %d\nfloor %d", orDefault(s.AdjustBuffer, 1000), orDefault(s.AdjustFloor, 3000))
-		if s.AdjustWithinStep {
+		out := fmt.Sprintf("buffer %d\nfloor %d", s.Adjust.Buffer, s.Adjust.Floor)
+		if s.Adjust.WithinStep {
 			out += "\nwithin the step"
 		}
 		return out
 	}},
 	{"max_tokens clamp", true, func(s recovery.Strategy) string { return yesNo(s.ClampMaxTokens) }},
 	{"compaction", true, func(s recovery.Strategy) string {
-		if !s.Compact {
+		if !s.Compaction.Enabled {
 			return "off"
 		}
-		return fmt.Sprintf("keeps %d\n%d max", orDefault(s.KeepRecent, 6), orDefault(s.MaxCompactions, 3))
+		return fmt.Sprintf("keeps %d\n%d max", s.Compaction.KeepRecent, s.Compaction.Max)
 	}},
 	{"learnt window", true, func(s recovery.Strategy) string {
-		if !s.Adjust && !s.Compact && !s.Preflight {
+		if !s.Adjust.Enabled && !s.Compaction.Enabled && !s.Preflight {
 			return "-"
 		}
-		r := s.LearnedWindowRatio
-		if r <= 0 || r > 1 {
-			r = 0.85
-		}
-		out := strconv.FormatFloat(r, 'f', -1, 64) + "×input"
-		if s.LearnFromEstimate {
+		out := strconv.FormatFloat(s.Compaction.LearnedWindowRatio, 'f', -1, 64) + "×input"
+		if s.Compaction.LearnFromEstimate {
 			out += "\non every\noverflow"
 		}
 		return out
 	}},
 	{"413 as overflow", true, func(s recovery.Strategy) string {
-		if s.TooLargeAsOverflow <= 0 {
+		if s.Compaction.TooLargeAsOverflow <= 0 {
 			return "no"
 		}
-		return fmt.Sprintf("at %s×window", strconv.FormatFloat(s.TooLargeAsOverflow, 'f', -1, 64))
+		return fmt.Sprintf("at %s×window", strconv.FormatFloat(s.Compaction.TooLargeAsOverflow, 'f', -1, 64))
 	}},
 	{"preflight", true, func(s recovery.Strategy) string { return yesNo(s.Preflight) }},
 	{"loop guard", false, func(s recovery.Strategy) string {
-		if !s.Guard {
+		if !s.LoopGuard.Enabled {
 			return "off"
 		}
 		g := s.LoopGuard
 		// warn/break, or "N at once" for a detector that breaks with no
 		// warning (its break is its warn).
-		pair := func(d loopguard.Detector, warn, brk, defWarn, defBrk int) string {
-			warn = orDefault(warn, defWarn)
-			if g.AtOnce(d) {
+		pair := func(warn, brk int) string {
+			if brk == warn {
 				return fmt.Sprintf("%d at once", warn)
 			}
-			return fmt.Sprintf("%d/%d", warn, max(orDefault(brk, defBrk), warn+1))
+			return fmt.Sprintf("%d/%d", warn, brk)
 		}
-		return fmt.Sprintf("window %d\nrepeat %s\nping-pong %s\nno progress %s",
-			orDefault(g.Window, 20),
-			pair(loopguard.Repeat, g.RepeatWarn, g.RepeatBreak, 3, 5),
-			pair(loopguard.PingPong, g.PingPongWarn, g.PingPongBreak, 3, 5),
-			pair(loopguard.NoProgress, g.NoProgressWarn, g.NoProgressBreak, 2, 3))
+		return fmt.Sprintf("window %d\nrepeat %s\nping-pong %s\nno progress %s", g.Window,
+			pair(g.RepeatWarn, g.RepeatBreak), pair(g.PingPongWarn, g.PingPongBreak), pair(g.NoProgressWarn, g.NoProgressBreak))
 	}},
 	{"step cap", false, func(s recovery.Strategy) string {
-		return strconv.Itoa(orDefault(s.StepCap, recovery.DefaultStepCap))
+		return strconv.Itoa(s.StepCap)
 	}},
 	{"rate limiter", false, func(s recovery.Strategy) string {
 		if !s.RateLimiter.Enabled {
 			return "off"
 		}
-		return "holds for\nthe bucket\n≤ " + shortDur(orWait(s.RateLimiter.MaxWait, 2*time.Minute))
+		return "holds for\nthe bucket\n≤ " + shortDur(s.RateLimiter.MaxWait)
 	}},
 	{"retry budget", false, func(s recovery.Strategy) string {
 		b := s.RetryBudget
 		if !b.Enabled {
 			return "off"
 		}
-		return fmt.Sprintf("%s×requests\n+ %d per %s", strconv.FormatFloat(b.Ratio, 'f', -1, 64), b.MinRetries, shortDur(orWait(b.Window, 10*time.Second)))
+		return fmt.Sprintf("%s×requests\n+ %d per %s", strconv.FormatFloat(b.Ratio, 'f', -1, 64), b.MinRetries, shortDur(b.Window))
 	}},
 	{"circuit breaker", false, func(s recovery.Strategy) string {
 		b := s.CircuitBreaker
 		if !b.Enabled {
 			return "off"
 		}
-		return fmt.Sprintf("opens\nafter %d×529\nprobe after %s", orDefault(b.FailureThreshold, 5), shortDur(orWait(b.Delay, 30*time.Second)))
+		return fmt.Sprintf("opens\nafter %d×529\nprobe after %s", b.FailureThreshold, shortDur(b.Delay))
 	}},
 	{"adaptive limit", false, func(s recovery.Strategy) string {
 		a := s.AdaptiveLimiter
 		if !a.Enabled {
 			return "off"
 		}
-		r := a.BackoffRatio
-		if r <= 0 || r >= 1 {
-			r = 0.9
-		}
-		return fmt.Sprintf("from %d\n%d to %d\n×%s on\n429/529", orDefault(a.InitialLimit, 20), orDefault(a.MinLimit, 1), orDefault(a.MaxLimit, 200), strconv.FormatFloat(r, 'f', -1, 64))
+		return fmt.Sprintf("from %d\n%d to %d\n×%s on\n429/529", a.InitialLimit, a.MinLimit, a.MaxLimit, strconv.FormatFloat(a.BackoffRatio, 'f', -1, 64))
 	}},
 }
 
@@ -447,20 +428,6 @@ func statusRuns(text []string) []string {
 		i = j + 1
 	}
 	return out
-}
-
-func orWait(d, def time.Duration) time.Duration {
-	if d <= 0 {
-		return def
-	}
-	return d
-}
-
-func orDefault(v, def int) int {
-	if v <= 0 {
-		return def
-	}
-	return v
 }
 
 // wrapWords breaks text into lines of at most width runes at spaces.

@@ -12,6 +12,7 @@ import (
 	"testing"
 
 	"github.com/faultbench/faultbench/harness"
+	"github.com/faultbench/faultbench/internal/gendoc"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 	"github.com/faultbench/faultbench/scenario"
@@ -38,8 +39,8 @@ func TestStrategiesListsEveryPresetWithItsParameters(t *testing.T) {
 }
 
 // Each option a preset takes from its source, where the source differs from
-// classify, shows in the table: should_retry_permanent, seconds_only,
-// auth_within_attempts, adjust.within_step, learn_from_estimate,
+// classify, shows in the table: should_retry_permanent, honor: seconds_only,
+// auth: within_attempts, adjust.within_step, learn_from_estimate,
 // escalation.unclamped and within_step, and a loop-guard detector that
 // breaks at once.
 func TestStrategiesShowsEachSourceOption(t *testing.T) {
@@ -52,6 +53,10 @@ func TestStrategiesShowsEachSourceOption(t *testing.T) {
 		{recovery.KimiCode, []string{"0.85×input\non every\noverflow"}},
 		{recovery.Codex, []string{"5 more\n200ms ×2^r\njitter ±10%", "ignored"}},
 		{recovery.AISDK, []string{"obeyed\ncap 1m\nabove: backoff"}},
+		// Gemini CLI reads no retry-after header, but waits the error
+		// body's RetryInfo up to 300 s and falls back above it.
+		{recovery.GeminiCLI, []string{"RetryInfo\nonly\n+0–20%\ncap 5m\nabove: fallback", "on quota not_found\nwhen attempts\nrun out"}},
+		{recovery.Classifying, []string{"obeyed\n+ RetryInfo\ncap 1m\nabove: waits cap"}},
 		{recovery.LangChainJS, []string{"410–499 5xx", "jitter +0–100%"}},
 		{recovery.S11, []string{"ceiling 32768\nunclamped\nwithin the step"}},
 		{recovery.Classifying, []string{"repeat 3/5\nping-pong 3/5\nno progress 2 at once"}},
@@ -86,6 +91,18 @@ func TestStrategiesShowsEachSourceOption(t *testing.T) {
 	if !strings.Contains(buf.String(), "no progress 2/3") {
 		t.Errorf("no_progress_break: 3 not shown as 2/3:\n%s", buf.String())
 	}
+}
+
+// TestStrategiesDocTable holds docs/strategies.md's table of the presets
+// to what `faultbench strategies` prints: the effective values, so the
+// docs, the command and the engine cannot disagree.
+func TestStrategiesDocTable(t *testing.T) {
+	code, out, errOut := run(t, "strategies")
+	if code != exitOK {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	gendoc.Check(t, "../../docs/strategies.md", "strategies", "```\n"+out+"```\n", *update,
+		"go test ./cmd/faultbench/ -run StrategiesDoc -update")
 }
 
 func TestStrategiesPrintsYAMLThatReadsBack(t *testing.T) {

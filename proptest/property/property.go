@@ -75,7 +75,7 @@ func NeverResendsAfterPermanentError(_ *scenario.Scenario, s recovery.Strategy, 
 			continue
 		}
 		k, next := recovery.Kind(a.Kind), r.AttemptsLog[i+1]
-		if s.Classify && slices.Contains(s.FallbackOn, k) && next.Model != a.Model {
+		if s.Classify && slices.Contains(s.Fallback.On, k) && next.Model != a.Model {
 			continue
 		}
 		return broken(s, fmt.Sprintf("attempt %d was %s, yet attempt %d followed on %s", a.N, a.Kind, next.N, next.Model),
@@ -152,7 +152,7 @@ func AuthRefreshAtMostOnce(sc *scenario.Scenario, s recovery.Strategy, r ledger.
 	switch {
 	case refreshes > 1:
 		return broken(s, fmt.Sprintf("resent a 401 %d times in one turn", refreshes), notClassify, authWithinAttempts, retryLists(recovery.KindAuth), roundsList(recovery.KindAuth))
-	case refreshes == 1 && (!sc.Turn.AuthRefresh || !s.RefreshAuth):
+	case refreshes == 1 && (!sc.Turn.AuthRefresh || s.Auth != recovery.AuthRefresh):
 		return broken(s, "retried a 401 with no refresh to make", notClassify, authWithinAttempts, retryLists(recovery.KindAuth), roundsList(recovery.KindAuth))
 	}
 	return nil
@@ -212,16 +212,13 @@ func StuckLoopEndsWithinStepCap(sc *scenario.Scenario, s recovery.Strategy, r le
 	if len(sc.Tools) == 0 {
 		return nil
 	}
-	limit := s.StepCap
-	if limit <= 0 {
-		limit = recovery.DefaultStepCap
-	}
+	limit := s.Effective().StepCap
 	switch {
 	case r.Steps < 1 || r.Steps > limit:
 		return fmt.Errorf("%d steps, cap %d: %s", r.Steps, limit, settingOf(s))
 	case r.LoopDetector == recovery.DetectorStepCap && r.Steps != limit:
 		return fmt.Errorf("stopped by the cap at %d steps, cap %d: %s", r.Steps, limit, settingOf(s))
-	case !s.Guard && (r.LoopWarnings > 0 || (r.LoopDetector != "" && r.LoopDetector != recovery.DetectorStepCap)):
+	case !s.LoopGuard.Enabled && (r.LoopWarnings > 0 || (r.LoopDetector != "" && r.LoopDetector != recovery.DetectorStepCap)):
 		return fmt.Errorf("no guard, yet %d warnings and detector %q: %s", r.LoopWarnings, r.LoopDetector, settingOf(s))
 	case (r.Outcome == ledger.OutcomeAborted) != (r.LoopDetector != ""):
 		return fmt.Errorf("outcome %s, detector %q: %s", r.Outcome, r.LoopDetector, settingOf(s))

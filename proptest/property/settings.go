@@ -51,15 +51,15 @@ func retryLists(k recovery.Kind) setting {
 // roundsList names the outer retry loop when it starts a new round on k.
 func roundsList(k recovery.Kind) setting {
 	return func(s recovery.Strategy) (string, bool) {
-		kinds := s.RoundRetry
+		kinds := s.Rounds.Retry
 		if kinds == nil {
 			kinds = s.Retry
 		}
 		if kinds == nil {
 			kinds = recovery.TransientKinds()
 		}
-		return fmt.Sprintf("rounds: {max: %d, retry: [%s]}, which lists %s (a new round resends it)", s.Rounds, joinKinds(kinds), k),
-			s.Classify && s.Rounds > 0 && slices.Contains(kinds, k)
+		return fmt.Sprintf("rounds: {max: %d, retry: [%s]}, which lists %s (a new round resends it)", s.Rounds.Max, joinKinds(kinds), k),
+			s.Classify && s.Rounds.Max > 0 && slices.Contains(kinds, k)
 	}
 }
 
@@ -76,15 +76,15 @@ func noShed(s recovery.Strategy) (string, bool) {
 }
 
 func noRepair(s recovery.Strategy) (string, bool) {
-	return "adjust.enabled: false and compaction.enabled: false", !s.Adjust && !s.Compact
+	return "adjust.enabled: false and compaction.enabled: false", !s.Adjust.Enabled && !s.Compaction.Enabled
 }
 
 func escalationUnclamped(s recovery.Strategy) (string, bool) {
-	return "escalation.unclamped: true", s.EscalationUnclamped && s.EscalationFactor > 1
+	return "escalation.unclamped: true", s.Escalation.Unclamped && s.Escalation.Factor > 1
 }
 
 func authWithinAttempts(s recovery.Strategy) (string, bool) {
-	return "auth_within_attempts: true (a 401 is resent within the step's attempts)", s.AuthWithinAttempts
+	return "auth: within_attempts (a 401 is resent within the step's attempts)", s.Auth == recovery.AuthWithinAttempts
 }
 
 // breaksAtOnce names a detector's break threshold when it is not above
@@ -94,7 +94,7 @@ func breaksAtOnce(d loopguard.Detector) setting {
 		g := s.LoopGuard
 		brk := map[loopguard.Detector]int{loopguard.Repeat: g.RepeatBreak, loopguard.PingPong: g.PingPongBreak, loopguard.NoProgress: g.NoProgressBreak}[d]
 		return fmt.Sprintf("loop_guard.%s_break: %d, not above %s_warn (it breaks at once, with no warning)", d, brk, d),
-			s.Guard && g.AtOnce(d)
+			s.LoopGuard.Enabled && g.AtOnce(d)
 	}
 }
 

@@ -33,24 +33,24 @@ func WaitsWithinBounds(sc *scenario.Scenario, s recovery.Strategy, r ledger.Resu
 				return true
 			}
 		}
-		for i := range s.Rounds {
-			lo, hi := s.RoundBackoff.Bounds(i)
+		for i := range s.Rounds.Max {
+			lo, hi := s.Rounds.Backoff.Bounds(i)
 			if s.Classify && ms >= lo.Milliseconds()-1 && ms <= hi.Milliseconds()+1 {
 				return true
 			}
 		}
-		if !s.Classify || (!s.HonorRetryAfter && !s.HonorRateLimitReset) {
+		if !s.Classify || (!s.RetryAfter.HonorsHeader() && !s.RetryAfter.RateLimitReset) {
 			return false
 		}
 		for _, w := range sw.waits {
-			if c := s.RetryAfterCap; c > 0 {
+			if c := s.RetryAfter.Cap; c > 0 {
 				w = min(w, c)
 			}
 			if d := ms - w.Milliseconds(); d >= -1 && d <= 1 {
 				return true
 			}
 			// retry_after.jitter adds 0 to that share of it.
-			if j := s.ServerWaitJitter; s.HonorRetryAfter && j > 0 && ms >= w.Milliseconds() &&
+			if j := s.RetryAfter.Jitter; s.RetryAfter.HonorsHeader() && j > 0 && ms >= w.Milliseconds() &&
 				ms <= w.Milliseconds()+int64(float64(w.Milliseconds())*min(j, 1))+1 {
 				return true
 			}
@@ -60,11 +60,11 @@ func WaitsWithinBounds(sc *scenario.Scenario, s recovery.Strategy, r ledger.Resu
 	// untilReset: the wait ended at an instant a reset header names, or
 	// was that wait cut to the cap.
 	untilReset := func(a ledger.Attempt) bool {
-		if !s.Classify || !s.HonorRateLimitReset {
+		if !s.Classify || !s.RetryAfter.RateLimitReset {
 			return false
 		}
 		for _, at := range sw.resets {
-			if c := s.RetryAfterCap; c > 0 && a.WaitBeforeMS == c.Milliseconds() && a.AtMS <= at.Milliseconds()+1 {
+			if c := s.RetryAfter.Cap; c > 0 && a.WaitBeforeMS == c.Milliseconds() && a.AtMS <= at.Milliseconds()+1 {
 				return true
 			}
 			if d := a.AtMS - at.Milliseconds(); d >= -1 && d <= 1 {
@@ -79,7 +79,7 @@ func WaitsWithinBounds(sc *scenario.Scenario, s recovery.Strategy, r ledger.Resu
 		if sw.known && !allowed(a.WaitBeforeMS) && !untilReset(a) {
 			return fmt.Errorf("attempt %d waited %d ms: neither a backoff step nor a wait the server asked for: %s", a.N, a.WaitBeforeMS, settingOf(s))
 		}
-		if c := s.RetryAfterCap; s.Classify && c > 0 {
+		if c := s.RetryAfter.Cap; s.Classify && c > 0 {
 			_, hi := s.Backoff.Bounds(s.Attempts)
 			if a.WaitBeforeMS > max(c, hi).Milliseconds() {
 				return fmt.Errorf("attempt %d waited %d ms, above the %v cap: %s", a.N, a.WaitBeforeMS, c, settingOf(s))

@@ -42,9 +42,10 @@ func breakAt(v, d, warn int) int {
 	return max(v, warn)
 }
 
-// withDefaults fills zero fields and keeps every break at or above its
-// warn.
-func (c Config) withDefaults() Config {
+// Effective fills zero fields with their defaults and keeps every break
+// at or above its warn: the thresholds the guard runs. Effective of an
+// effective Config is itself.
+func (c Config) Effective() Config {
 	c.Window = def(c.Window, 20)
 	c.RepeatWarn = def(c.RepeatWarn, 3)
 	c.RepeatBreak = breakAt(c.RepeatBreak, 5, c.RepeatWarn)
@@ -59,7 +60,7 @@ func (c Config) withDefaults() Config {
 // warning first: its break threshold, defaults applied, is its warn
 // threshold.
 func (c Config) AtOnce(d Detector) bool {
-	c = c.withDefaults()
+	c = c.Effective()
 	switch d {
 	case Repeat:
 		return c.RepeatBreak == c.RepeatWarn
@@ -114,7 +115,7 @@ type Guard struct {
 
 // New returns a guard with cfg's thresholds.
 func New(cfg Config) *Guard {
-	return &Guard{cfg: cfg.withDefaults(), warned: map[Detector]bool{}}
+	return &Guard{cfg: cfg.Effective(), warned: map[Detector]bool{}}
 }
 
 // Observe records one executed call and its result hash (ResultHash) and

@@ -29,14 +29,14 @@ func Marshal(s recovery.Strategy) []byte {
 	line(0, "turn_attempts", strconv.Itoa(s.TurnAttempts))
 	group("backoff")
 	backoffLines(s.Backoff, 1, line)
-	line(1, "running", strconv.FormatBool(s.RaiseBackoff))
+	line(1, "running", strconv.FormatBool(s.Backoff.Running))
 	group("rounds")
-	line(1, "max", strconv.Itoa(s.Rounds))
-	if s.RoundRetry != nil {
-		line(1, "retry", kindList(s.RoundRetry))
+	line(1, "max", strconv.Itoa(s.Rounds.Max))
+	if s.Rounds.Retry != nil {
+		line(1, "retry", kindList(s.Rounds.Retry))
 	}
 	fmt.Fprintf(&b, "  backoff:\n")
-	backoffLines(s.RoundBackoff, 2, line)
+	backoffLines(s.Rounds.Backoff, 2, line)
 	line(0, "sleep_after_final", strconv.FormatBool(s.SleepAfterFinal))
 	retry := s.Retry
 	if retry == nil {
@@ -52,56 +52,60 @@ func Marshal(s recovery.Strategy) []byte {
 	line(0, "should_retry_permanent", strconv.FormatBool(s.ShouldRetryPermanent))
 	line(0, "give_up_mid_stream", strconv.FormatBool(s.GiveUpMidStream))
 	group("retry_after")
-	line(1, "honor", strconv.FormatBool(s.HonorRetryAfter))
-	line(1, "seconds_only", strconv.FormatBool(s.RetryAfterSecondsOnly))
-	line(1, "rate_limit_reset", strconv.FormatBool(s.HonorRateLimitReset))
-	line(1, "retry_info", strconv.FormatBool(s.HonorRetryInfo))
-	line(1, "jitter", num(s.ServerWaitJitter))
-	line(1, "cap", dur(s.RetryAfterCap))
-	above := "wait"
-	switch {
-	case s.GiveUpAboveCap && s.FallbackAboveCap:
-		above = "fallback"
-	case s.GiveUpAboveCap:
-		above = "give_up"
-	case s.BackoffAboveCap:
-		above = "backoff"
+	honor := "false"
+	switch s.RetryAfter.Honor {
+	case recovery.RetryAfterHonor:
+		honor = "true"
+	case recovery.RetryAfterSecondsOnly:
+		honor = string(recovery.RetryAfterSecondsOnly)
 	}
-	line(1, "above_cap", above)
+	line(1, "honor", honor)
+	line(1, "rate_limit_reset", strconv.FormatBool(s.RetryAfter.RateLimitReset))
+	line(1, "retry_info", strconv.FormatBool(s.RetryAfter.RetryInfo))
+	line(1, "jitter", num(s.RetryAfter.Jitter))
+	line(1, "cap", dur(s.RetryAfter.Cap))
+	above := s.RetryAfter.AboveCap
+	if above == "" {
+		above = recovery.AboveCapWait
+	}
+	line(1, "above_cap", string(above))
 	line(0, "wait_budget", dur(s.WaitBudget))
 	line(0, "persistent", strconv.FormatBool(s.Persistent))
 	line(0, "persistent_cap", dur(s.PersistentCap))
 	line(0, "heartbeat", dur(s.Heartbeat))
 	group("fallback")
-	line(1, "after", strconv.Itoa(s.FallbackAfter))
-	line(1, "on", kindList(s.FallbackOn))
-	line(1, "on_exhausted", strconv.FormatBool(s.FallbackOnExhausted))
-	line(0, "refresh_auth", strconv.FormatBool(s.RefreshAuth))
-	line(0, "auth_within_attempts", strconv.FormatBool(s.AuthWithinAttempts))
+	line(1, "after", strconv.Itoa(s.Fallback.After))
+	line(1, "on", kindList(s.Fallback.On))
+	line(1, "on_exhausted", strconv.FormatBool(s.Fallback.OnExhausted))
+	auth := s.Auth
+	if auth == "" {
+		auth = recovery.AuthStop
+	}
+	line(0, "auth", string(auth))
 	line(0, "clamp_max_tokens", strconv.FormatBool(s.ClampMaxTokens))
 	line(0, "shed_background", strconv.FormatBool(s.ShedBackground))
 	group("escalation")
-	line(1, "factor", num(s.EscalationFactor))
-	line(1, "max", strconv.Itoa(s.MaxEscalations))
-	line(1, "ceiling", strconv.Itoa(s.EscalationCeiling))
-	line(1, "unclamped", strconv.FormatBool(s.EscalationUnclamped))
-	line(1, "within_step", strconv.FormatBool(s.EscalateWithinStep))
+	line(1, "factor", num(s.Escalation.Factor))
+	line(1, "max", strconv.Itoa(s.Escalation.Max))
+	line(1, "ceiling", strconv.Itoa(s.Escalation.Ceiling))
+	line(1, "unclamped", strconv.FormatBool(s.Escalation.Unclamped))
+	line(1, "within_step", strconv.FormatBool(s.Escalation.WithinStep))
 	group("adjust")
-	line(1, "enabled", strconv.FormatBool(s.Adjust))
-	line(1, "buffer", strconv.Itoa(s.AdjustBuffer))
-	line(1, "floor", strconv.Itoa(s.AdjustFloor))
-	line(1, "within_step", strconv.FormatBool(s.AdjustWithinStep))
+	line(1, "enabled", strconv.FormatBool(s.Adjust.Enabled))
+	line(1, "buffer", strconv.Itoa(s.Adjust.Buffer))
+	line(1, "floor", strconv.Itoa(s.Adjust.Floor))
+	line(1, "within_step", strconv.FormatBool(s.Adjust.WithinStep))
 	group("compaction")
-	line(1, "enabled", strconv.FormatBool(s.Compact))
-	line(1, "keep_recent", strconv.Itoa(s.KeepRecent))
-	line(1, "max", strconv.Itoa(s.MaxCompactions))
-	line(1, "summary_max_tokens", strconv.Itoa(s.SummaryMaxTokens))
-	line(1, "learned_window_ratio", num(s.LearnedWindowRatio))
-	line(1, "too_large_as_overflow", num(s.TooLargeAsOverflow))
-	line(1, "learn_from_estimate", strconv.FormatBool(s.LearnFromEstimate))
+	line(1, "enabled", strconv.FormatBool(s.Compaction.Enabled))
+	line(1, "keep_recent", strconv.Itoa(s.Compaction.KeepRecent))
+	line(1, "max", strconv.Itoa(s.Compaction.Max))
+	line(1, "summary_max_tokens", strconv.Itoa(s.Compaction.SummaryMaxTokens))
+	line(1, "learned_window_ratio", num(s.Compaction.LearnedWindowRatio))
+	line(1, "too_large_as_overflow", num(s.Compaction.TooLargeAsOverflow))
+	line(1, "learn_from_estimate", strconv.FormatBool(s.Compaction.LearnFromEstimate))
 	line(0, "preflight", strconv.FormatBool(s.Preflight))
 	group("loop_guard")
-	line(1, "enabled", strconv.FormatBool(s.Guard))
+	line(1, "enabled", strconv.FormatBool(s.LoopGuard.Enabled))
 	g := s.LoopGuard
 	line(1, "window", strconv.Itoa(g.Window))
 	line(1, "repeat_warn", strconv.Itoa(g.RepeatWarn))

@@ -27,7 +27,7 @@ type doc struct {
 	PersistentCap   *duration    `yaml:"persistent_cap"`
 	Heartbeat       *duration    `yaml:"heartbeat"`
 	Fallback        *fallback    `yaml:"fallback"`
-	RefreshAuth     *bool        `yaml:"refresh_auth"`
+	Auth            *authMode    `yaml:"auth"`
 	ShedBackground  *bool        `yaml:"shed_background"`
 	Escalation      *escalation  `yaml:"escalation"`
 	Adjust          *adjust      `yaml:"adjust"`
@@ -46,7 +46,6 @@ type doc struct {
 	// Options that reproduce a source where it differs from classify.
 	ShouldRetryPermanent *bool `yaml:"should_retry_permanent"` // x-should-retry: true resends permanent failures too
 	GiveUpMidStream      *bool `yaml:"give_up_mid_stream"`     // a stream that failed after it began is not resent
-	AuthWithinAttempts   *bool `yaml:"auth_within_attempts"`   // a 401 is resent within the step's attempts
 	ClampMaxTokens       *bool `yaml:"clamp_max_tokens"`       // a 400 for max_tokens above the model's maximum is resent with the maximum
 }
 
@@ -82,14 +81,13 @@ type backoff struct {
 }
 
 type retryAfter struct {
-	Honor          *bool     `yaml:"honor"`
+	Honor          *honor    `yaml:"honor"`
 	RateLimitReset *bool     `yaml:"rate_limit_reset"`
 	Cap            *duration `yaml:"cap"`
 	AboveCap       *aboveCap `yaml:"above_cap"`
 
-	SecondsOnly *bool    `yaml:"seconds_only"` // retry-after as parseInt seconds only
-	RetryInfo   *bool    `yaml:"retry_info"`   // the error body's RetryInfo delay too
-	Jitter      *float64 `yaml:"jitter"`       // + 0..ratio of a server wait
+	RetryInfo *bool    `yaml:"retry_info"` // the error body's RetryInfo delay too
+	Jitter    *float64 `yaml:"jitter"`     // + 0..ratio of a server wait
 }
 
 type fallback struct {
@@ -239,14 +237,14 @@ func (f *doc) write(s *recovery.Strategy) {
 	set(&s.TurnAttempts, f.TurnAttempts)
 	writeBackoff(&s.Backoff, f.Backoff)
 	if b := f.Backoff; b != nil {
-		set(&s.RaiseBackoff, b.Running)
+		set(&s.Backoff.Running, b.Running)
 	}
 	if r := f.Rounds; r != nil {
-		set(&s.Rounds, r.Max)
+		set(&s.Rounds.Max, r.Max)
 		if r.Retry != nil {
-			s.RoundRetry = kinds(r.Retry)
+			s.Rounds.Retry = kinds(r.Retry)
 		}
-		writeBackoff(&s.RoundBackoff, r.Backoff)
+		writeBackoff(&s.Rounds.Backoff, r.Backoff)
 	}
 	set(&s.SleepAfterFinal, f.SleepAfterFinal)
 	if f.Retry != nil {
@@ -264,16 +262,15 @@ func (f *doc) write(s *recovery.Strategy) {
 	set(&s.ShouldRetryPermanent, f.ShouldRetryPermanent)
 	set(&s.GiveUpMidStream, f.GiveUpMidStream)
 	if r := f.RetryAfter; r != nil {
-		set(&s.HonorRetryAfter, r.Honor)
-		set(&s.RetryAfterSecondsOnly, r.SecondsOnly)
-		set(&s.HonorRateLimitReset, r.RateLimitReset)
-		setDuration(&s.RetryAfterCap, r.Cap)
-		set(&s.HonorRetryInfo, r.RetryInfo)
-		set(&s.ServerWaitJitter, r.Jitter)
+		if r.Honor != nil {
+			s.RetryAfter.Honor = recovery.RetryAfterMode(*r.Honor)
+		}
+		set(&s.RetryAfter.RateLimitReset, r.RateLimitReset)
+		setDuration(&s.RetryAfter.Cap, r.Cap)
+		set(&s.RetryAfter.RetryInfo, r.RetryInfo)
+		set(&s.RetryAfter.Jitter, r.Jitter)
 		if r.AboveCap != nil {
-			s.GiveUpAboveCap = *r.AboveCap == "give_up" || *r.AboveCap == "fallback"
-			s.FallbackAboveCap = *r.AboveCap == "fallback"
-			s.BackoffAboveCap = *r.AboveCap == "backoff"
+			s.RetryAfter.AboveCap = recovery.AboveCap(*r.AboveCap)
 		}
 	}
 	setDuration(&s.WaitBudget, f.WaitBudget)
@@ -281,41 +278,42 @@ func (f *doc) write(s *recovery.Strategy) {
 	setDuration(&s.PersistentCap, f.PersistentCap)
 	setDuration(&s.Heartbeat, f.Heartbeat)
 	if fb := f.Fallback; fb != nil {
-		set(&s.FallbackAfter, fb.After)
+		set(&s.Fallback.After, fb.After)
 		if fb.On != nil {
-			s.FallbackOn = kinds(fb.On)
+			s.Fallback.On = kinds(fb.On)
 		}
-		set(&s.FallbackOnExhausted, fb.OnExhausted)
+		set(&s.Fallback.OnExhausted, fb.OnExhausted)
 	}
-	set(&s.RefreshAuth, f.RefreshAuth)
-	set(&s.AuthWithinAttempts, f.AuthWithinAttempts)
+	if f.Auth != nil {
+		s.Auth = recovery.AuthMode(*f.Auth)
+	}
 	set(&s.ClampMaxTokens, f.ClampMaxTokens)
 	set(&s.ShedBackground, f.ShedBackground)
 	if e := f.Escalation; e != nil {
-		set(&s.EscalationFactor, e.Factor)
-		set(&s.MaxEscalations, e.Max)
-		set(&s.EscalationCeiling, e.Ceiling)
-		set(&s.EscalationUnclamped, e.Unclamped)
-		set(&s.EscalateWithinStep, e.WithinStep)
+		set(&s.Escalation.Factor, e.Factor)
+		set(&s.Escalation.Max, e.Max)
+		set(&s.Escalation.Ceiling, e.Ceiling)
+		set(&s.Escalation.Unclamped, e.Unclamped)
+		set(&s.Escalation.WithinStep, e.WithinStep)
 	}
 	if a := f.Adjust; a != nil {
-		set(&s.Adjust, a.Enabled)
-		set(&s.AdjustBuffer, a.Buffer)
-		set(&s.AdjustFloor, a.Floor)
-		set(&s.AdjustWithinStep, a.WithinStep)
+		set(&s.Adjust.Enabled, a.Enabled)
+		set(&s.Adjust.Buffer, a.Buffer)
+		set(&s.Adjust.Floor, a.Floor)
+		set(&s.Adjust.WithinStep, a.WithinStep)
 	}
 	if c := f.Compaction; c != nil {
-		set(&s.Compact, c.Enabled)
-		set(&s.KeepRecent, c.KeepRecent)
-		set(&s.MaxCompactions, c.Max)
-		set(&s.SummaryMaxTokens, c.SummaryMaxTokens)
-		set(&s.LearnedWindowRatio, c.LearnedWindowRatio)
-		set(&s.TooLargeAsOverflow, c.TooLargeAsOverflow)
-		set(&s.LearnFromEstimate, c.LearnFromEstimate)
+		set(&s.Compaction.Enabled, c.Enabled)
+		set(&s.Compaction.KeepRecent, c.KeepRecent)
+		set(&s.Compaction.Max, c.Max)
+		set(&s.Compaction.SummaryMaxTokens, c.SummaryMaxTokens)
+		set(&s.Compaction.LearnedWindowRatio, c.LearnedWindowRatio)
+		set(&s.Compaction.TooLargeAsOverflow, c.TooLargeAsOverflow)
+		set(&s.Compaction.LearnFromEstimate, c.LearnFromEstimate)
 	}
 	set(&s.Preflight, f.Preflight)
 	if g := f.LoopGuard; g != nil {
-		set(&s.Guard, g.Enabled)
+		set(&s.LoopGuard.Enabled, g.Enabled)
 		for _, t := range []struct {
 			name string
 			src  *int

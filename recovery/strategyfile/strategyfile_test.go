@@ -21,8 +21,8 @@ func normal(s recovery.Strategy) recovery.Strategy {
 	if s.RetryStatuses == nil {
 		s.RetryStatuses = []int{}
 	}
-	if s.FallbackOn == nil {
-		s.FallbackOn = []recovery.Kind{}
+	if s.Fallback.On == nil {
+		s.Fallback.On = []recovery.Kind{}
 	}
 	if s.ShouldRetry == "" {
 		s.ShouldRetry = recovery.ShouldRetryHonor
@@ -30,8 +30,17 @@ func normal(s recovery.Strategy) recovery.Strategy {
 	if s.Backoff.Jitter == "" {
 		s.Backoff.Jitter = recovery.JitterNone
 	}
-	if s.RoundBackoff.Jitter == "" {
-		s.RoundBackoff.Jitter = recovery.JitterNone
+	if s.Rounds.Backoff.Jitter == "" {
+		s.Rounds.Backoff.Jitter = recovery.JitterNone
+	}
+	if s.RetryAfter.Honor == "" {
+		s.RetryAfter.Honor = recovery.RetryAfterIgnore
+	}
+	if s.RetryAfter.AboveCap == "" {
+		s.RetryAfter.AboveCap = recovery.AboveCapWait
+	}
+	if s.Auth == "" {
+		s.Auth = recovery.AuthStop
 	}
 	return s
 }
@@ -67,7 +76,7 @@ fallback: {on: [not_found]}
 	want.Attempts = 4
 	want.Backoff.Cap = 10 * time.Second
 	want.RetryStatuses = append([]int{429}, recovery.StatusRange(500, 599)...)
-	want.FallbackOn = []recovery.Kind{recovery.KindNotFound}
+	want.Fallback.On = []recovery.Kind{recovery.KindNotFound}
 	if !reflect.DeepEqual(s, want) {
 		t.Fatalf("got %+v\nwant %+v", s, want)
 	}
@@ -78,7 +87,7 @@ func TestWithoutBaseFieldsTakeTheirZeroValue(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if s.Name != "plain" || !s.Classify || s.Retry == nil || len(s.Retry) != 0 || s.Attempts != 0 || s.HonorRetryAfter {
+	if s.Name != "plain" || !s.Classify || s.Retry == nil || len(s.Retry) != 0 || s.Attempts != 0 || s.RetryAfter.HonorsHeader() {
 		t.Fatalf("got %+v", s)
 	}
 }
@@ -96,11 +105,11 @@ func TestTheStrategiesFolderLoads(t *testing.T) {
 		byName[s.Name] = s
 	}
 	p := byName["claude-code-persistent"]
-	if !p.Persistent || p.Heartbeat != 30*time.Second || p.WaitBudget != 6*time.Hour || !p.HonorRateLimitReset || p.Attempts != 11 {
+	if !p.Persistent || p.Heartbeat != 30*time.Second || p.WaitBudget != 6*time.Hour || !p.RetryAfter.RateLimitReset || p.Attempts != 11 {
 		t.Fatalf("claude-code-persistent: %+v", p)
 	}
 	b := byName["classify-budgeted"]
-	if !b.GiveUpAboveCap || b.RetryAfterCap != 30*time.Second || b.TurnAttempts != 8 || !b.Compact {
+	if b.RetryAfter.AboveCap != recovery.AboveCapGiveUp || b.RetryAfter.Cap != 30*time.Second || b.TurnAttempts != 8 || !b.Compaction.Enabled {
 		t.Fatalf("classify-budgeted: %+v", b)
 	}
 }
@@ -184,7 +193,7 @@ func TestEveryProblemAtOnce(t *testing.T) {
 func TestMarshalWritesDurationsShort(t *testing.T) {
 	s := recovery.Classifying()
 	s.Name = "short"
-	s.RetryAfterCap = 6 * time.Hour
+	s.RetryAfter.Cap = 6 * time.Hour
 	s.Backoff.Cap = 90 * time.Second
 	s.Backoff.Base = 0
 	out := string(strategyfile.Marshal(s))

@@ -125,6 +125,42 @@ func (a *aboveCap) UnmarshalYAML(n ast.Node) error {
 	return nil
 }
 
+// honor is how retry-after is read: true, false or seconds_only.
+type honor recovery.RetryAfterMode
+
+func (h *honor) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "true, false or seconds_only")
+	if err != nil {
+		return err
+	}
+	switch s {
+	case "true":
+		*h = honor(recovery.RetryAfterHonor)
+	case "false":
+		*h = honor(recovery.RetryAfterIgnore)
+	case string(recovery.RetryAfterSecondsOnly):
+		*h = honor(recovery.RetryAfterSecondsOnly)
+	default:
+		return badValue(n, "want true, false or seconds_only, got %s", short(s))
+	}
+	return nil
+}
+
+// authMode is what a 401 does.
+type authMode recovery.AuthMode
+
+func (a *authMode) UnmarshalYAML(n ast.Node) error {
+	s, err := scalar(n, "stop, refresh or within_attempts")
+	if err != nil {
+		return err
+	}
+	if !slices.Contains(recovery.AuthModes(), recovery.AuthMode(s)) {
+		return badValue(n, "want stop, refresh or within_attempts, got %s", short(s))
+	}
+	*a = authMode(s)
+	return nil
+}
+
 // status is an HTTP status (429) or a class of them (5xx).
 type status []int
 

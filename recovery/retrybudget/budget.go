@@ -1,16 +1,16 @@
-package recovery
+package retrybudget
 
 import (
 	"sync"
 	"time"
 )
 
-// RetryBudget bounds the retries of all the Engine's turns together:
+// Config bounds the retries of all the Engine's turns together:
 // within each window, retries ≤ Ratio × requests + MinRetries, where a
 // request is a turn's first attempt and a retry any later attempt of a
 // turn (a resend, a fallback, an escalation: whatever adds load). A turn
 // whose failure would be retried beyond the budget gives up at once, with
-// no wait, as StopRetryBudget. So a run of N turns within one window
+// no wait, as recovery.StopRetryBudget. So a run of N turns within one window
 // sends at most N × (1 + Ratio) + MinRetries attempts, and in general at
 // most N × (1 + Ratio) + MinRetries × the windows it spans.
 //
@@ -22,27 +22,30 @@ import (
 // first request and is renewed when it ends), not sliding, so that its
 // bound can be stated and checked. failsafe-go's budget policy bounds
 // concurrent retries instead; it has no counterpart of this window.
-type RetryBudget struct {
-	Enabled bool
+type Config struct {
+	Enabled bool `yaml:"enabled"`
 	// Ratio is the retries allowed per request, from 0 to 1; Finagle's
 	// default is 0.2.
-	Ratio float64
+	Ratio float64 `yaml:"ratio"`
 	// MinRetries is the retries each window allows whatever the traffic.
-	MinRetries int
+	MinRetries int `yaml:"min_retries"`
 	// Window is how long requests and retries are counted; 0 means 10 s
 	// (Finagle's ttl).
-	Window time.Duration
+	Window time.Duration `yaml:"window"`
 }
 
-func (b RetryBudget) window() time.Duration {
-	if b.Window <= 0 {
-		return 10 * time.Second
+// Effective returns c with its defaults resolved: a Window of 0 is 10 s.
+func (c Config) Effective() Config {
+	if c.Window <= 0 {
+		c.Window = 10 * time.Second
 	}
-	return b.Window
+	return c
 }
 
-// retryBudget is the budget's state: the counts of the current window.
-type retryBudget struct {
+// Budget is the budget's state, the counts of the current window, shared
+// by every turn of an Engine and safe for concurrent use; its zero value
+// is an empty budget.
+type Budget struct {
 	mu       sync.Mutex
 	start    time.Time
 	requests int
@@ -50,8 +53,8 @@ type retryBudget struct {
 }
 
 // rollLocked starts a new window when now is past the current one.
-func (b *retryBudget) rollLocked(cfg RetryBudget, now time.Time) {
-	w := cfg.window()
+func (b *Budget) rollLocked(cfg Config, now time.Time) {
+	w := cfg.Effective().Window
 	if b.start.IsZero() {
 		b.start = now
 	}
@@ -61,21 +64,21 @@ func (b *retryBudget) rollLocked(cfg RetryBudget, now time.Time) {
 	}
 }
 
-func (b *retryBudget) allowsLocked(cfg RetryBudget) bool {
+func (b *Budget) allowsLocked(cfg Config) bool {
 	return float64(b.retries+1) <= cfg.Ratio*float64(b.requests)+float64(cfg.MinRetries)
 }
 
-// allows reports whether one more retry fits the budget now.
-func (b *retryBudget) allows(cfg RetryBudget, now time.Time) bool {
+// Allows reports whether one more retry fits the budget now.
+func (b *Budget) Allows(cfg Config, now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.rollLocked(cfg, now)
 	return b.allowsLocked(cfg)
 }
 
-// take counts a request, or a retry if it fits; it reports false, and
+// Take counts a request, or a retry if it fits; it reports false, and
 // counts nothing, for a retry beyond the budget.
-func (b *retryBudget) take(cfg RetryBudget, retry bool, now time.Time) bool {
+func (b *Budget) Take(cfg Config, retry bool, now time.Time) bool {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	b.rollLocked(cfg, now)
@@ -90,8 +93,8 @@ func (b *retryBudget) take(cfg RetryBudget, retry bool, now time.Time) bool {
 	return true
 }
 
-// refund gives back a count taken for an attempt that was not sent.
-func (b *retryBudget) refund(retry bool) {
+// Refund gives back a count taken for an attempt that was not sent.
+func (b *Budget) Refund(retry bool) {
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if retry && b.retries > 0 {
