@@ -184,4 +184,16 @@ var _ = Describe("openai-go's azure package over loopback", func() {
 		Expect(r.Model).To(Equal("haiku"))
 		Expect(srv.Entries(scName, "v1")[0]).To(HaveField("Wire", "azure"))
 	})
+
+	It("serves a session named in the endpoint's path, as grade's AZURE_OPENAI_ENDPOINT names it", func() {
+		srv = mockllm.New([]*scenario.Scenario{newScenario()}, clock.NewVirtual())
+		ep, hc := live(srv)
+		c := openai.NewClient(
+			azure.WithEndpoint(strings.TrimSuffix(ep.SessionURL(scName, "grade"), "/"), "2024-10-21"), azure.WithAPIKey("dummy"),
+			azure.WithUnsafeAllowHTTP(), oaoption.WithMaxRetries(0), oaoption.WithHTTPClient(hc),
+		)
+		_, err := c.Chat.Completions.New(ctx, params("sonnet"))
+		Expect(err).NotTo(HaveOccurred())
+		Expect(srv.Entries(scName, "grade")).To(ConsistOf(HaveField("Wire", "azure")))
+	})
 })
