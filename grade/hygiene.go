@@ -8,7 +8,7 @@ import (
 // dummyKeys are the provider keys a client is given, always DummyKey:
 // the user's real ones never reach the client, which sends its key to
 // whatever base URL and proxy it was given.
-var dummyKeys = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY"}
+var dummyKeys = []string{"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY"}
 
 // secret says whether an environment variable is a credential grade
 // leaves out of the client's environment: any *_API_KEY but the

@@ -143,22 +143,31 @@ func strays(srv *mockllm.Server, name string) []mockllm.Entry {
 // DummyKey is the API key a client is given when its environment has none.
 const DummyKey = "faultbench-dummy-key"
 
+// AzureAPIVersion is the api-version an Azure OpenAI client is given
+// (OPENAI_API_VERSION): Azure OpenAI's GA data-plane version.
+const AzureAPIVersion = "2024-10-21"
+
 // Environment is the client's environment for one scenario: base, and
 // over it ANTHROPIC_BASE_URL (the session's base URL without its last
 // slash, as the Anthropic SDKs join paths), OPENAI_BASE_URL (with /v1),
 // GOOGLE_GEMINI_BASE_URL (without its last slash: @google/genai and
-// Gemini CLI add /v1beta/models/…), FAULTBENCH_BASE_URL (as serve prints
+// Gemini CLI add /v1beta/models/…), AZURE_OPENAI_ENDPOINT (likewise:
+// openai's AzureOpenAI adds /openai/deployments/…) and OPENAI_API_VERSION
+// (AzureAPIVersion), FAULTBENCH_BASE_URL (as serve prints
 // it), FAULTBENCH_SCENARIO, and FAULTBENCH_MODEL,
 // FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE and FAULTBENCH_STREAM from
 // the scenario's turn, for a client that wants to follow it.
-// ANTHROPIC_API_KEY, OPENAI_API_KEY and GEMINI_API_KEY are DummyKey,
-// whatever base sets, and base's other credentials are left out
-// (secret); NO_PROXY and no_proxy name the mock's host (noProxy).
+// ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY and
+// AZURE_OPENAI_API_KEY are DummyKey, whatever base sets, and base's other
+// credentials are left out (secret); NO_PROXY and no_proxy name the mock's
+// host (noProxy).
 func Environment(base []string, baseURL string, sc *scenario.Scenario) []string {
 	set := map[string]string{
 		"ANTHROPIC_BASE_URL":        strings.TrimSuffix(baseURL, "/"),
 		"OPENAI_BASE_URL":           baseURL + "v1",
 		"GOOGLE_GEMINI_BASE_URL":    strings.TrimSuffix(baseURL, "/"),
+		"AZURE_OPENAI_ENDPOINT":     strings.TrimSuffix(baseURL, "/"),
+		"OPENAI_API_VERSION":        AzureAPIVersion,
 		"FAULTBENCH_BASE_URL":       baseURL,
 		"FAULTBENCH_SCENARIO":       sc.Name,
 		"FAULTBENCH_MODEL":          sc.Turn.Model,
@@ -178,9 +187,9 @@ func Environment(base []string, baseURL string, sc *scenario.Scenario) []string 
 			out = append(out, kv)
 		}
 	}
-	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO",
-		"FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM", "ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY",
-		"NO_PROXY", "no_proxy"} {
+	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+		"FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO", "FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM",
+		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY", "NO_PROXY", "no_proxy"} {
 		if v, ok := set[k]; ok {
 			out = append(out, k+"="+v)
 		}

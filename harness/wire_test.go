@@ -2,6 +2,8 @@ package harness_test
 
 import (
 	"context"
+	"fmt"
+	"time"
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
@@ -36,5 +38,28 @@ var _ = Describe("turn.wire", func() {
 		responses := result(rep, "wire-openai-responses", "classify")
 		Expect(responses.Attempts).To(Equal(1))
 		Expect(responses.AttemptsLog[0].Status).To(Equal(200))
+	})
+
+	It("sends an Azure turn by openai-go's azure package to the mock's Azure routes, streamed or not", func() {
+		azure := func(stream bool) *scenario.Scenario {
+			sc := &scenario.Scenario{
+				Name:   fmt.Sprintf("azure-%v", stream),
+				Models: map[string]scenario.Model{"gpt-4o": {ContextWindow: 100000, MaxOutput: 8000}},
+				Turn: scenario.Turn{Wire: scenario.WireAzure, Model: "gpt-4o", MaxTokens: 1000, Stream: stream, SystemTokens: 100,
+					Messages: []scenario.MessageGroup{{Count: 1, Tokens: 500}}, AnswerTokens: 200},
+				Script: []scenario.Rule{{When: scenario.When{Before: scenario.Duration(3 * time.Second)}, Respond: scenario.Respond{Status: 429}}, {Respond: scenario.Respond{OK: true}}},
+			}
+			return sc
+		}
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{azure(false), azure(true)}, []recovery.Strategy{recovery.Classifying()}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		for _, name := range []string{"azure-false", "azure-true"} {
+			r := result(rep, name, "classify")
+			Expect(r.Outcome).To(BeEquivalentTo("success"), name)
+			Expect(r.Attempts).To(Equal(2), name)
+			Expect(r.AttemptsLog[0].Status).To(Equal(429), name)
+			Expect(r.AttemptsLog[0].Kind).To(Equal("rate_limit"), name)
+			Expect(r.WaitMS).To(BeEquivalentTo(3000), name)
+		}
 	})
 })

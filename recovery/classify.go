@@ -28,7 +28,9 @@ var _ Classifier = DefaultClassifier
 //   - an *APIError anywhere in the chain: its status, error type and code,
 //     the wording of its message (a 400, 413 or 422 that says the prompt or
 //     context is too long is a context overflow, with the numbers
-//     ParseOverflow finds) and its x-should-retry header;
+//     ParseOverflow finds) and its x-should-retry header; Azure OpenAI's
+//     code content_filter is a refusal, and its code "429" a rate limit
+//     whatever its message says of quotas;
 //   - a transport error, by its cause chain: a net.Error that timed out is a
 //     timeout; a reset, refused, aborted or broken connection, an
 //     unexpected EOF, a TLS handshake or certificate failure or any other
@@ -111,6 +113,12 @@ func classifyAPIError(f *Failure, e *APIError) {
 			return
 		}
 	}
+	if e.Code == "content_filter" {
+		// Azure OpenAI's content filter refused the prompt: the same
+		// prompt is refused again.
+		f.Kind = KindRefusal
+		return
+	}
 	if k, ok := googleKind(e); ok {
 		f.Kind = k
 		return
@@ -163,12 +171,14 @@ func classifyAPIError(f *Failure, e *APIError) {
 // insufficient_quota, Anthropic's spend limits, any body that speaks of
 // quota, billing, credit or usage limits) from a rate limit. A code that names a rate
 // limit settles it first: OpenAI's free-tier rate_limit_exceeded message
-// points at the billing page.
+// points at the billing page, Azure's "429" at its quota-increase form.
 func quotaExhausted(e *APIError) bool {
 	switch e.Code {
 	case "insufficient_quota", "contract_spend_limit_reached", "enforced_spend_limit_reached":
 		return true
-	case "rate_limit_exceeded", "ramp_limit_exceeded":
+	case "rate_limit_exceeded", "ramp_limit_exceeded", "429":
+		// Azure OpenAI's gateway codes its rate limit "429", in a message
+		// that points at aka.ms/oai/quotaincrease: a wait fixes it.
 		return false
 	}
 	return containsAny(e.Type, "quota", "billing", "credit") ||

@@ -73,8 +73,9 @@ type Turn struct {
 	AuthRefresh bool `yaml:"auth_refresh"`
 	// Wire is the API the harness sends the turn by: WireAnthropic (the
 	// default, when empty), WireOpenAI (Chat Completions),
-	// WireOpenAIResponses (the Responses API) or WireGemini (the Gemini
-	// API's generateContent).
+	// WireOpenAIResponses (the Responses API), WireGemini (the Gemini
+	// API's generateContent) or WireAzure (Azure OpenAI's Chat Completions
+	// under a deployment).
 	Wire string `yaml:"wire"`
 }
 
@@ -97,6 +98,7 @@ const (
 	WireOpenAI          = "openai"
 	WireOpenAIResponses = "openai-responses"
 	WireGemini          = "gemini"
+	WireAzure           = "azure"
 )
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.
