@@ -21,7 +21,7 @@ description: a 429 asking for 2 s, then answers
 models: {sonnet: {context_window: 200000, max_output: 8192}}
 script:
   - when: {attempt: 1}
-    respond: {status: 429, headers: {retry-after: "2"}}
+    respond: {status: 429, headers: {retry-after: "2"}, early_retry: scripted}
 `
 
 type adminAnswer struct {

@@ -45,7 +45,9 @@ description: Two 529s asking for half a second, then an answer.
 models: {m: {context_window: 5000, max_output: 2000}}
 script:
   - times: 2
-    respond: {status: 529, headers: {retry-after-ms: "500"}}
+    # each 529 answers once, however early the retry: the assertions, not
+    # the mock's refusal window, are what these tests read
+    respond: {status: 529, headers: {retry-after-ms: "500"}, early_retry: scripted}
 expect:
   client: {outcome: success, attempts: "<= 2"}
 `
