@@ -54,11 +54,11 @@ var _ = Describe("the client's environment", func() {
 
 	It("replaces the user's real provider keys and leaves their other credentials out", func() {
 		env := grade.Environment([]string{"OPENAI_API_KEY=sk-real", "ANTHROPIC_API_KEY=sk-ant-real", "GEMINI_API_KEY=real",
-			"GOOGLE_API_KEY=real", "ANTHROPIC_AUTH_TOKEN=real", "MISTRAL_API_KEY=real", "HOME=/home/me"}, "http://127.0.0.1:9/s/s/grade/", sc)
+			"GOOGLE_API_KEY=real", "ANTHROPIC_AUTH_TOKEN=real", "MISTRAL_API_KEY=real", "openai_api_key=real", "HOME=/home/me"}, "http://127.0.0.1:9/s/s/grade/", sc)
 		for _, kv := range env {
 			Expect(kv).NotTo(HaveSuffix("real"))
 		}
-		for _, k := range []string{"GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "MISTRAL_API_KEY"} {
+		for _, k := range []string{"GOOGLE_API_KEY", "ANTHROPIC_AUTH_TOKEN", "MISTRAL_API_KEY", "openai_api_key"} {
 			_, ok := lookup(env, k)
 			Expect(ok).To(BeFalse(), k)
 		}
@@ -71,6 +71,12 @@ var _ = Describe("the client's environment", func() {
 		for _, k := range []string{"NO_PROXY", "no_proxy"} {
 			v, _ := lookup(env, k)
 			Expect(strings.Split(v, ",")).To(ContainElements(".corp", "127.0.0.1", "localhost"), k)
+		}
+		// A user who sets only the lower-case spelling keeps it too.
+		env = grade.Environment([]string{"https_proxy=http://proxy:3128", "no_proxy=.internal"}, "http://127.0.0.1:9/s/s/grade/", sc)
+		for _, k := range []string{"NO_PROXY", "no_proxy"} {
+			v, _ := lookup(env, k)
+			Expect(strings.Split(v, ",")).To(ContainElements(".internal", "127.0.0.1", "localhost"), k)
 		}
 	})
 
