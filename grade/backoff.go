@@ -20,12 +20,17 @@ import (
 // gap, over a run of three or more, on gaps long enough that growth
 // would have shown (twice the margin); otherwise it is inconclusive, and
 // says the noise.
-func backsOff(runs []Run, _ Bounds) []Finding {
+func backsOff(runs []Run, _ Bounds) []Finding { return pooled(runs, backoffVerdict) }
+
+// pooled gives every run the one verdict judge reaches over the failure
+// gaps of them all, with the host's noise (backsOff, jitters); a run not
+// reached says how it ended.
+func pooled(runs []Run, judge func(gaps [][]int64, noise time.Duration) (Status, string)) []Finding {
 	gaps := make([][]int64, len(runs))
 	for i, r := range runs {
 		gaps[i] = failureGaps(r)
 	}
-	st, ev := backoffVerdict(gaps, noiseOfRuns(runs))
+	st, ev := judge(gaps, noiseOfRuns(runs))
 	out := make([]Finding, len(runs))
 	for i := range out {
 		out[i].Status, out[i].Evidence = st, ev

@@ -49,21 +49,7 @@ func differ(a, b, m int64) bool {
 // follows an exact schedule over at least three comparisons on gaps long
 // enough to show a jitter (resolvable); otherwise it is inconclusive, and
 // says the noise.
-func jitters(runs []Run, _ Bounds) []Finding {
-	gaps := make([][]int64, len(runs))
-	for i, r := range runs {
-		gaps[i] = failureGaps(r)
-	}
-	st, ev := jitterVerdict(gaps, noiseOfRuns(runs))
-	out := make([]Finding, len(runs))
-	for i := range out {
-		out[i].Status, out[i].Evidence = st, ev
-		if st == NotReached {
-			out[i].Evidence = ev + " (" + runs[i].ended() + ")"
-		}
-	}
-	return out
-}
+func jitters(runs []Run, _ Bounds) []Finding { return pooled(runs, jitterVerdict) }
 
 // jitterVerdict is the jitter check over the gaps of each run, with the
 // host's noise.
