@@ -9,10 +9,11 @@ import (
 )
 
 // differenceLine is a scenario's short entry under "where the strategies
-// differ": the first place with its figures, then only the strategies
-// that missed the best outcome, grouped by outcome ("auth-refresh:
-// classify: success in 2 attempts, 5 more reached it; failed: s11,
-// gemini-cli after 1"); where every strategy reached it (the costs
+// differ", without the scenario's name (writeDifferences puts it, or the
+// names of all that read the same, before it): the first place with its
+// figures, then only the strategies that missed the best outcome, grouped
+// by outcome ("classify: success in 2 attempts, 5 more reached it;
+// failed: s11, gemini-cli after 1"); where every strategy reached it (the costs
 // differ), the dearest. A fleet's names its first place, the fastest and
 // how many had fewer turns succeeded, the fewest named (the grid has
 // each). The full verdict line is under --details.
@@ -25,7 +26,6 @@ func differenceLine(g grouped, v ScenarioVerdict) string {
 		}
 	}
 	var b strings.Builder
-	b.WriteString(v.Scenario + ": ")
 	first := v.first()
 	name := v.Winner
 	if n := len(v.Tied); n > 0 {

@@ -24,7 +24,7 @@ const winnerMark = "*"
 
 // turnGridNote and fleetGridNote explain the grids' cells.
 const (
-	turnGridNote = "Each cell: the outcome (ok success, fail failed, trunc truncated, abort aborted, cancel cancelled) " +
+	turnGridNote = "Each cell: the outcome (ok, fail, trunc truncated, abort aborted, cancel cancelled) " +
 		"and the attempts; * the verdict's winner (each, in a tie); " + noValue + " not run."
 	fleetGridNote = "Each cell: turns succeeded/turns and the attempts; * the best fleet (each, in a tie); " + noValue + " not run."
 )

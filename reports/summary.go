@@ -268,16 +268,16 @@ func (c comparison) fleetRows() [][]string {
 	return rows
 }
 
-// turnNote and fleetNote explain the summary tables' columns.
+// turnNote and fleetSummaryNote explain the summary tables' columns, in
+// short: docs/reports.md gives each rule in full.
 func (c comparison) turnNote() string {
-	return "best outcome: runs that reached the best outcome their scenario allows: " + BestOutcomeRule +
-		". vs " + c.ref + ": the geometric mean, over the scenarios where both succeeded, of each scenario's ratio to " + c.ref +
-		"'s (wait with holds, 1s added to both sides): no one scenario decides it, no failure reads as a saving; " +
-		noValue + " where none is defined."
+	return "best outcome: success where any strategy succeeded, else the cheapest stop (billed dollars when priced, " +
+		"attempts, submitted input tokens, wait). vs " + c.ref + ": the geometric mean of the ratios to " + c.ref +
+		"'s where both succeeded (wait with holds, +1s each side); " + noValue + " where none is defined."
 }
 
-const fleetSummaryNote = "Fleets are summed apart from single turns: a fleet is many turns, not one scenario. " +
-	"best fleet: the fleets where the strategy ranks first, of those it ran (" + FleetRule + "). makespan: summed over the fleets."
+const fleetSummaryNote = "Fleets are summed apart from single turns. best fleet: the fleets where the strategy ranks first " +
+	"(" + FleetRule + "). makespan: summed."
 
 // formatRatio writes num/den followed by "x" (see formatFloatRatio), or
 // [noValue] when either is zero: no multiple of nothing, and none that is

@@ -193,9 +193,9 @@ func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Exp
 		writeGrid(buf, header, rows, c.width)
 		switch {
 		case differing && fleet:
-			note += " Rows: the fleets where the strategies differ (--details: all)."
+			note += " Rows: where the strategies differ (--details: all)."
 		case differing:
-			note += " Rows: the scenarios where the strategies differ; --details shows all, with every scenario's cost table, --scenario NAME the named ones'."
+			note += " Rows: where the strategies differ (--details: all and each cost table; --scenario NAME: those)."
 		}
 		buf.WriteString(wrapLines(note, c.width))
 		buf.WriteByte('\n')
@@ -225,27 +225,34 @@ func writeDetails(buf *bytes.Buffer, c comparison, opts Options, exp map[key]Exp
 }
 
 // writeDifferences writes, for each scenario where the strategies differ
-// (see comparison.differs), its short entry (differenceLine), then names
-// the scenarios where they agree.
+// (see comparison.differs), its short entry (differenceLine) — scenarios
+// whose entries read the same share one, at the first one's place — then
+// names the scenarios where they agree.
 func writeDifferences(buf *bytes.Buffer, c comparison) {
-	var same []string
-	wrote := false
+	var same, order []string
+	names := map[string][]string{}
 	for _, v := range c.verdicts {
 		if !c.differs(v) {
 			same = append(same, v.Scenario)
 			continue
 		}
-		if !wrote {
-			buf.WriteString("== where the strategies differ ==\n\n")
-			wrote = true
+		line := differenceLine(c.g, v)
+		if _, seen := names[line]; !seen {
+			order = append(order, line)
 		}
-		writeWrapped(buf, texttable.Plain(differenceLine(c.g, v)), c.width-2)
+		names[line] = append(names[line], v.Scenario)
+	}
+	if len(order) > 0 {
+		buf.WriteString("== where the strategies differ ==\n\n")
+	}
+	for _, line := range order {
+		writeWrapped(buf, texttable.Plain(strings.Join(names[line], ", ")+": "+line), c.width-2)
 	}
 	if len(same) > 0 {
 		writeWrapped(buf, texttable.Plain(fmt.Sprintf("Every strategy reached the best outcome at comparable cost (within 2x) on %d %s: %s.",
 			len(same), plural(len(same), "scenario", "scenarios"), strings.Join(same, ", "))), c.width-2)
 	}
-	if wrote || len(same) > 0 {
+	if len(order) > 0 || len(same) > 0 {
 		buf.WriteByte('\n')
 	}
 }
