@@ -306,18 +306,42 @@ func othersByOutcome(cell func(string) ledger.Result, rest []string) string {
 		names := byOutcome[o]
 		for i := 0; i < len(names); {
 			j := i
-			n := cell(names[i]).Attempts
-			for j < len(names) && cell(names[j]).Attempts == n {
+			n, why := cell(names[i]).Attempts, policyStop(cell(names[i]).Reason)
+			for j < len(names) && cell(names[j]).Attempts == n && policyStop(cell(names[j]).Reason) == why {
 				j++
 			}
 			if i > 0 {
 				b.WriteString(", ")
 			}
 			fmt.Fprintf(&b, "%s %s %s", strings.Join(names[i:j], ", "), inOrAfter(cell(names[i])), formatInt(int64(n)))
+			if why != "" {
+				b.WriteString(" (" + why + ")")
+			}
 			i = j
 		}
 	}
 	return b.String()
+}
+
+// policyStop names, in short, a stop that a strategy's own rule chose
+// while the error would have allowed another attempt — a server-asked
+// wait above its cap, x-should-retry: false honoured, a spent retry
+// budget, an open circuit breaker — so that the first screen says why a
+// strategy failed where another succeeded; "" for any other reason (the
+// attempts exhausted, an error no wait can fix), which the attempts and
+// the scenario already tell.
+func policyStop(reason string) string {
+	switch {
+	case strings.Contains(reason, "server asked to wait ") && strings.Contains(reason, " cap"):
+		return "wait above its cap"
+	case strings.Contains(reason, "x-should-retry: false"):
+		return "x-should-retry: false"
+	case strings.Contains(reason, "retry budget spent"):
+		return "retry budget spent"
+	case strings.Contains(reason, "circuit breaker open"):
+		return "circuit breaker open"
+	}
+	return ""
 }
 
 // fleetVerdictLine is a fleet's verdict line: the best fleet with its

@@ -101,6 +101,12 @@ func TestTheDefaultAnswerFitsTheTerminal(t *testing.T) {
 			if says := fmt.Sprintf("The default suite prints %d lines at 100\ncolumns", len(lines)); !strings.Contains(string(doc), says) {
 				t.Errorf("docs/reports.md does not say %q", says)
 			}
+			// A failure a strategy's own rule chose says so on the first screen.
+			for _, why := range []string{"sdk-openai after 1 (wait above its cap)", "sdk-openai after 1\n  (x-should-retry: false)"} {
+				if !strings.Contains(out, why) {
+					t.Errorf("the first screen does not say %q", why)
+				}
+			}
 			differ, summary := strings.Index(out, "== where the strategies differ =="), strings.Index(out, "== summary: single turns ==")
 			if differ < 0 || summary < 0 || differ > summary {
 				t.Errorf("\"where the strategies differ\" (at %d) does not come before the summary (at %d)", differ, summary)
