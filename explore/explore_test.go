@@ -136,6 +136,7 @@ func size(sc *scenario.Scenario) int {
 // TestShrinkKeepsTheObjectiveAndReduces: the shrunk case still holds,
 // keeps KeepScore of the worst case's score, and is smaller.
 func TestShrinkKeepsTheObjectiveAndReduces(t *testing.T) {
+	computeOnly(t)
 	_, f := exploreBlind(t, 2)
 	if f.Worst == nil || f.Shrunk == nil {
 		t.Fatal("nothing found")
@@ -173,6 +174,7 @@ func TestKeepsRefusesALostObjective(t *testing.T) {
 // TestViolationFindsABrokenProperty: blind (classify: false) resends
 // permanent errors; explore's violation objective finds one.
 func TestViolationFindsABrokenProperty(t *testing.T) {
+	computeOnly(t)
 	f, err := Explore(context.Background(), Options{Strategy: preset(t, "blind"), Runs: 40, Seed: 2, Parallel: 2})
 	if err != nil {
 		t.Fatal(err)
@@ -202,6 +204,7 @@ func TestStopBeforeTheFirstScriptRunsNone(t *testing.T) {
 // some script, and blind fails where classify succeeds on some other; the
 // written files say so.
 func TestRegretAndOutcomeFindCases(t *testing.T) {
+	computeOnly(t)
 	classify := preset(t, "classify")
 	for _, o := range []Options{
 		{Strategy: classify, Objective: ObjectiveRegret, Runs: 6, Seed: 1, Parallel: 2, ShrinkBound: 1},

@@ -72,6 +72,7 @@ func laterIsCheaper() *scenario.Scenario {
 // an exhaustive search over every plan to the same depth finds — not
 // merely something cheaper than the presets.
 func TestHindsightAgreesWithBruteForce(t *testing.T) {
+	computeOnly(t)
 	const depth = 3
 	b, err := harness.NewBench(RunSeed)
 	if err != nil {

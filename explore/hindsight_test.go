@@ -31,6 +31,7 @@ func defaultSuite(t testing.TB) []*scenario.Scenario {
 // default suite, hindsight's plan costs no more, in the declared order,
 // than any preset's run; and its row agrees with its cost.
 func TestHindsightCostsNoMoreThanAnyPreset(t *testing.T) {
+	computeOnly(t)
 	scs := defaultSuite(t)
 	rep, err := harness.Run(context.Background(), scs, recovery.Presets(), harness.Options{Seed: RunSeed})
 	if err != nil {

@@ -19,6 +19,7 @@ var update = flag.Bool("update", false, "rewrite explore's golden files")
 // from the case it started from stopped one step down and spent its
 // whole bound.)
 func TestShrinkEndsAtALocalMinimum(t *testing.T) {
+	computeOnly(t)
 	o, f := exploreBlind(t, 2)
 	if f.Worst == nil || f.Shrunk == nil {
 		t.Fatal("nothing found")
@@ -53,6 +54,7 @@ func TestShrinkEndsAtALocalMinimum(t *testing.T) {
 // bytes. Rewrite with `go test ./explore/ -run ShrinkGolden -update`
 // after a change that is meant to move it.
 func TestShrinkGolden(t *testing.T) {
+	computeOnly(t)
 	o, f := exploreBlind(t, 2)
 	written, err := Write(t.TempDir(), Search{Options: o, Found: f})
 	if err != nil {

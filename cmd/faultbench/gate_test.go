@@ -112,6 +112,7 @@ func TestEveryFormatRendersARun(t *testing.T) {
 }
 
 func TestShardsMergeIntoTheUnshardedJSON(t *testing.T) {
+	computeOnly(t)
 	dir := t.TempDir()
 	whole := filepath.Join(dir, "whole.json")
 	if code, _, errOut := run(t, cli([]string{"run", "--format", "json", "--seed", "5", "--parallel", "1", "--out", whole, "../../scenarios"}, two...)...); code != exitOK {

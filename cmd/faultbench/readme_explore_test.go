@@ -13,6 +13,7 @@ import (
 // the file it wrote, and the run that checks it — and compares it with the
 // page's generated:explore-sample region.
 func TestReadmeExploreSample(t *testing.T) {
+	computeOnly(t)
 	readme, err := filepath.Abs("../../docs/explore.md")
 	if err != nil {
 		t.Fatal(err)

@@ -126,6 +126,7 @@ func TestRunOutReplacesASymlink(t *testing.T) {
 // in its place) is exit 2, and a symlink in its place is replaced, not
 // written through.
 func TestExploreStopsWithWhatItFound(t *testing.T) {
+	computeOnly(t)
 	dir := t.TempDir()
 	args := []string{"explore", "--strategy", "blind", "--against", "classify", "--runs", "400", "--parallel", "1", "--out", dir}
 	ctx, cancel := context.WithCancelCause(context.Background())

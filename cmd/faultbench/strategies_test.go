@@ -144,6 +144,7 @@ func TestRunTakesStrategyFilesAndFolders(t *testing.T) {
 // The strategies of strategies/ meet the budgets the default suite sets
 // for them, as the presets do (harness/e2e_test.go).
 func TestTheStrategiesFolderMeetsItsBudgets(t *testing.T) {
+	computeOnly(t)
 	strategies, err := strategiesFrom("../../strategies")
 	if err != nil {
 		t.Fatal(err)
@@ -176,6 +177,7 @@ func TestTheStrategiesFolderMeetsItsBudgets(t *testing.T) {
 // all a preset is. The presets of the default run are the package's
 // defaultSuite; the named-only ones run beside the saved files.
 func TestAPresetSavedToAFileReproducesThePreset(t *testing.T) {
+	computeOnly(t)
 	dir := t.TempDir()
 	list := slices.Clone(namedOnly)
 	for _, name := range presetNames() {

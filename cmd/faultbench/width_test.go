@@ -23,6 +23,7 @@ func expectFits(t *testing.T, what, out string) {
 // The tables are merge's of the package's defaultSuite: run prints the
 // same (TestMergeOfARunsJSONPrintsTheRunsTable).
 func TestTablesFit120Columns(t *testing.T) {
+	computeOnly(t)
 	report := defaultSuiteFile(t)
 	for _, args := range [][]string{
 		{"merge", "--format", "table", "--scenarios", "../../scenarios", report},

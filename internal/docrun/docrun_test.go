@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -218,60 +219,65 @@ func TestDocsCommandsRunAsWritten(t *testing.T) {
 		t.Logf("rewrite %q → %q: %s", r.old, r.new, r.why)
 	}
 	used := map[int]bool{}
-	ran := 0
-	for _, file := range docs(t, root) {
-		var bls []block
-		needsServer := false
-		for _, bl := range blocks(t, root, file) {
-			var kept []command
-			for _, c := range bl.cmds {
-				if why, ok := skipOf(c); ok {
-					for i, s := range skips {
-						if s.file == c.file && strings.Contains(c.text, s.match) {
-							used[i] = true
+	var ran atomic.Int64
+	// Each doc runs in a folder of its own, beside the others (t.Parallel
+	// within the group, which ends when they all have).
+	t.Run("docs", func(t *testing.T) {
+		for _, file := range docs(t, root) {
+			var bls []block
+			needsServer := false
+			for _, bl := range blocks(t, root, file) {
+				var kept []command
+				for _, c := range bl.cmds {
+					if why, ok := skipOf(c); ok {
+						for i, s := range skips {
+							if s.file == c.file && strings.Contains(c.text, s.match) {
+								used[i] = true
+							}
 						}
+						t.Logf("skip %s:%d %s — %s", c.file, c.line, firstLine(c.text), why)
+						continue
 					}
-					t.Logf("skip %s:%d %s — %s", c.file, c.line, firstLine(c.text), why)
-					continue
+					kept = append(kept, c)
+					needsServer = needsServer || strings.Contains(c.text, "127.0.0.1:8080") || isServe(rewrite(c.text))
 				}
-				kept = append(kept, c)
-				needsServer = needsServer || strings.Contains(c.text, "127.0.0.1:8080") || isServe(rewrite(c.text))
+				if len(kept) > 0 {
+					bl.cmds = kept
+					bls = append(bls, bl)
+				}
 			}
-			if len(kept) > 0 {
-				bl.cmds = kept
-				bls = append(bls, bl)
+			if len(bls) == 0 {
+				continue
 			}
+			t.Run(file, func(t *testing.T) {
+				t.Parallel()
+				dir := t.TempDir()
+				runIn(t, dir, bin, root, "", "faultbench init")
+				if usesBaseline(bls) {
+					// The committed baseline a workflow compares with: this
+					// checkout's own run, so that the gate passes as the
+					// docs say it does.
+					t.Logf("setup %s: %s", file, baselineSetup)
+					runIn(t, dir, bin, root, "", baselineSetup)
+				}
+				var addr string
+				var listing []string
+				if needsServer {
+					addr, listing = serve(t, dir, bin)
+				}
+				for _, bl := range bls {
+					runBlock(t, dir, bin, root, addr, listing, bl)
+					ran.Add(int64(len(bl.cmds)))
+				}
+			})
 		}
-		if len(bls) == 0 {
-			continue
-		}
-		t.Run(file, func(t *testing.T) {
-			dir := t.TempDir()
-			runIn(t, dir, bin, root, "", "faultbench init")
-			if usesBaseline(bls) {
-				// The committed baseline a workflow compares with: this
-				// checkout's own run, so that the gate passes as the
-				// docs say it does.
-				t.Logf("setup %s: %s", file, baselineSetup)
-				runIn(t, dir, bin, root, "", baselineSetup)
-			}
-			var addr string
-			var listing []string
-			if needsServer {
-				addr, listing = serve(t, dir, bin)
-			}
-			for _, bl := range bls {
-				runBlock(t, dir, bin, root, addr, listing, bl)
-				ran += len(bl.cmds)
-			}
-		})
-	}
+	})
 	for i, s := range skips {
 		if !used[i] {
 			t.Errorf("skip %q in %s matches no command: drop it from the list", s.match, s.file)
 		}
 	}
-	t.Logf("%d commands run as written", ran)
+	t.Logf("%d commands run as written", ran.Load())
 }
 
 // baselineSetup writes the baseline the docs' workflow names.
