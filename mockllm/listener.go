@@ -17,6 +17,7 @@ type Endpoint struct {
 	Addr string
 
 	srv    *http.Server
+	fresh  freshConns
 	done   chan struct{} // closed when Serve has returned
 	err    error         // Serve's error, read after done
 	once   sync.Once
@@ -50,6 +51,7 @@ func StartLimited(h http.Handler, addr string, lim Limits) (*Endpoint, error) {
 	// held up by it; handlers that are answering finish their answer.
 	srv.RegisterOnShutdown(cancel)
 	e := &Endpoint{Addr: ln.Addr().String(), srv: srv, done: make(chan struct{})}
+	srv.ConnState = e.fresh.track
 	go func() {
 		defer close(e.done)
 		defer cancel()
@@ -70,6 +72,10 @@ func (e *Endpoint) BaseURL(scenario string) string {
 // result.
 func (e *Endpoint) Close() error {
 	e.once.Do(func() {
+		// Shutdown leaves a connection that has sent no request yet for
+		// 5 s (net/http's guard for one whose request is on its way);
+		// none is on its way to a mock being closed.
+		e.srv.RegisterOnShutdown(e.fresh.closeAll)
 		err := e.srv.Shutdown(context.Background())
 		<-e.done
 		if e.err != nil && !errors.Is(e.err, http.ErrServerClosed) {
@@ -80,4 +86,33 @@ func (e *Endpoint) Close() error {
 		}
 	})
 	return e.closed
+}
+
+// freshConns are the connections that have not yet sent a request
+// (http.StateNew), which Close closes at once.
+type freshConns struct {
+	mu    sync.Mutex
+	conns map[net.Conn]struct{}
+}
+
+func (f *freshConns) track(c net.Conn, state http.ConnState) {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	switch state {
+	case http.StateNew:
+		if f.conns == nil {
+			f.conns = map[net.Conn]struct{}{}
+		}
+		f.conns[c] = struct{}{}
+	default:
+		delete(f.conns, c)
+	}
+}
+
+func (f *freshConns) closeAll() {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	for c := range f.conns {
+		_ = c.Close()
+	}
 }
