@@ -40,6 +40,7 @@ func anyAttempt(r ledger.Result, f func(ledger.Attempt) bool) bool {
 // generator, at CI's depth (100 checks, from a fixed seed), leads no
 // preset through one of scenarioPaths.
 func TestScenariosReachEveryRepair(t *testing.T) {
+	computeOnly(t)
 	for name, v := range map[string]string{"rapid.checks": "100", "rapid.seed": "1", "rapid.nofailfile": "true"} {
 		old := flag.Lookup(name).Value.String()
 		if err := flag.Set(name, v); err != nil {

@@ -128,6 +128,7 @@ func fleetWithout(change func(*recovery.Strategy)) recovery.Strategy {
 // failure names the setting; a seeded search, so that the test does not
 // depend on luck.
 func TestPropertiesFailNamingTheSetting(t *testing.T) {
+	computeOnly(t)
 	sleepy := recovery.Classifying()
 	sleepy.Name, sleepy.SleepAfterFinal, sleepy.Attempts = "sleepy", true, 2
 	props := map[string]proptest.Property{}

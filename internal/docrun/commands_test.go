@@ -4,9 +4,11 @@ package docrun
 // file and a piece of the command's text. The test prints every skip, and
 // fails on an entry that matches no command.
 var skips = []struct{ file, match, why string }{
-	{"README.md", "go test -race ./... && go test ./cmd/faultbench/ ./explore/", "the whole test suite: .ci/run runs it"},
+	{"README.md", "go test -race ./... && go test ./cmd/faultbench/ ./explore/ ./proptest/", "the whole test suite: .ci/run runs it"},
 	{"README.md", "faultbench validate my-scenario.yaml", "the reader's own scenario file, in prose"},
 	{"docs/ci.md", "cmd/faultbench@latest", "installs from the network; the test runs the faultbench built from this checkout"},
+	{"docs/development.md", "go test -race -json", "the whole test suite under -race: .ci/run runs it"},
+	{"docs/development.md", "slowest-tests.py", "reads the whole suite's -json run, which .ci/run does not keep"},
 	{"docs/development.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
 	{"docs/README.md", "-update", "rewrites the docs' generated regions; CI runs the same tests without -update"},
 	{"README.md", "grade -- node client.mjs", "a client of yours, which the docs do not ship"},
