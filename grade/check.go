@@ -191,6 +191,9 @@ func Checks() []Check {
 		{"hang", "gives up on a hung request within the time bound", perRun(timesOut)},
 		{"overflow", "shrinks the request after a context overflow instead of resending it", perRun(shrinks)},
 		{"fallback", "switches to the fallback model when the primary stays overloaded", perRun(fallsBack)},
+		{"layers", "retries in one loop, not in loops nested inside each other whose attempts multiply", perRun(layered)},
+		{"stream-error", "retries an error inside a stream before any output; after output, does not claim the half answer", perRun(streamError)},
+		{"budget", "does not retry a spent budget (Anthropic's 400 usage limit, a 402 from OpenRouter or DeepSeek)", perRun(spent)},
 	}
 }
 

@@ -111,7 +111,9 @@
 //     retry-after unless the rule sets one, and OpenAI's message and reset
 //     headers say the same. A rule's headers are set as given; an empty
 //     value removes one the mock sends. Absolute times in them are moved to
-//     the session's start (absolute.go).
+//     the session's start (absolute.go). A rule's body (respond.body)
+//     replaces the envelope, sent as written: a provider's own shape,
+//     whose error.message the journal records.
 //
 // # Wires
 //

@@ -230,6 +230,18 @@ var _ = Describe("OpenAI Chat Completions", func() {
 			Expect(srv.Entries(scName, "s")[1].Kind).To(Equal("quota_exhausted"))
 		})
 
+		It("a provider's own envelope, when a rule scripts its body: OpenRouter's 402 as written, its message journalled", func() {
+			body := `{"error":{"message":"This request requires more credits","code":402,"metadata":{"limit_source":"openrouter_credits"}},"user_id":"user_x"}`
+			serve(scenario.Rule{Respond: scenario.Respond{Status: 402, Body: body}})
+			_, err := client.Chat.Completions.New(context.Background(), params("sonnet", 100, 10))
+			e := apiError(err)
+			Expect(e.StatusCode).To(Equal(402))
+			Expect(e.RawJSON()).To(Equal(`{"message":"This request requires more credits","code":402,"metadata":{"limit_source":"openrouter_credits"}}`))
+			entry := srv.Entries(scName, "s")[0]
+			Expect(entry.Kind).To(Equal("quota_exhausted"))
+			Expect(entry.ErrorMessage).To(Equal("This request requires more credits"))
+		})
+
 		It("model_not_found for a model the scenario does not serve", func() {
 			serve()
 			_, err := client.Chat.Completions.New(context.Background(), params("gpt-9", 100, 10))

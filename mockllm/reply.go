@@ -253,8 +253,14 @@ func (r *reply) payload() (p *wire.Events, declared int) {
 	return p, declared
 }
 
-// appendBody appends the JSON body of the reply on its wire.
-func (r *reply) appendBody(b []byte) []byte { return r.api.Body(b, &r.Reply) }
+// appendBody appends the JSON body of the reply on its wire, or the
+// body its rule scripted for its error.
+func (r *reply) appendBody(b []byte) []byte {
+	if r.Err != nil && r.Err.Body != nil {
+		return append(b, r.Err.Body...)
+	}
+	return r.api.Body(b, &r.Reply)
+}
 
 // pieceBytes is the size of the pieces a body that does not stream
 // dribbles in.

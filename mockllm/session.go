@@ -357,6 +357,12 @@ func (s *session) scriptedError(rp *reply, rule *scenario.Rule, i int, name, mod
 	// one its headers show.
 	rp.Err = rp.api.Scripted(wire.Scripted{Status: r.Status, Type: r.Type, Msg: r.Message, Model: name, Wait: wait, RequestID: rp.RequestID,
 		Quota: r.Quota, RetryDelay: r.RetryDelay.D(), Rate: s.quota.state(model, now)})
+	if r.Body != "" {
+		// The rule words the whole error: its body goes out as written,
+		// and its message is the one the journal and the kind read.
+		rp.Err.Body, rp.Err.Message = []byte(r.Body), scenario.ErrorBodyMessage(r.Body)
+		rp.Err.Kind = wire.ErrorKind(rp.Err.Status, rp.Err.Type, rp.Err.Message)
+	}
 	if rp.Err.Wait > 0 && !asked {
 		// The body states its own wait (Gemini's RetryInfo: a rule's
 		// retry_delay, a day for a per-day quota): that is the wait asked.

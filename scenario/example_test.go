@@ -25,7 +25,7 @@ script:
 	}
 	// Output:
 	// broken.yaml:11:12: script[0].when.model: model "backup" is not declared in models (declared: "primary")
-	// broken.yaml:12:28: script[0].respond.retry_after: unknown field "retry_after" (known fields: cache, cycle, early_retry, fault, headers, message, ok, quota, retry_delay, status, tool_use, type, vary)
+	// broken.yaml:12:28: script[0].respond.retry_after: unknown field "retry_after" (known fields: body, cache, cycle, early_retry, fault, headers, message, ok, quota, retry_delay, status, tool_use, type, vary)
 }
 
 func ExampleParseBudget() {

@@ -194,6 +194,12 @@ type Respond struct {
 	// Fault with error_after; empty takes the real API's default.
 	Type    string `yaml:"type"`
 	Message string `yaml:"message"`
+	// Body, with a Status, is the error's whole body, sent as written in
+	// place of the wire's envelope: a provider's own shape that the
+	// wire's does not hold (OpenRouter's numeric code and metadata,
+	// DeepSeek's codes). A JSON object of at most MaxErrorBody bytes; the
+	// journal's message is its error.message (errorbody.go).
+	Body string `yaml:"body"`
 	// Fault answers with a transport or stream fault: see Fault.
 	Fault Fault `yaml:"fault"`
 	// Headers are set on the answer over the mock's own; an empty value

@@ -407,6 +407,7 @@ func (v *validator) respond(path string, r Respond) {
 	if r.Status == 0 && r.Fault.Kind != FaultError && (r.Quota != "" || r.RetryDelay != 0) {
 		v.errorf(path, "quota and retry_delay only go with a status, or a fault with error_after")
 	}
+	v.errorBody(path, r)
 	seen := map[string]string{}
 	for _, name := range slices.Sorted(maps.Keys(r.Headers)) {
 		hp := keyPath(path+".headers", name)

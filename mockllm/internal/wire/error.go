@@ -23,6 +23,10 @@ type Error struct {
 	// retryDelay); 0 when the body asks none. The server journals it as
 	// the wait asked.
 	Wait time.Duration
+	// Body is the rule's own body for the error, sent as written in place
+	// of the wire's envelope (a provider's shape: OpenRouter's,
+	// DeepSeek's); nil takes the wire's.
+	Body []byte
 	// Bucket is the bucket that refused a rate-limited request
 	// (BucketRequests, BucketInput, BucketOutput), so that the headers of
 	// its 429 tell of the bucket its message names; "" for any other
