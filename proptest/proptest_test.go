@@ -49,7 +49,22 @@ var declared = map[string][]string{
 // does not break it by design. The properties run side by side: each
 // draws from its own rapid source, and under -race this is the longest
 // test of the repository.
+//
+// Under -race it draws raceChecks cases per property, not RAPID_CHECKS:
+// the race detector needs the concurrent paths run, not depth, and the
+// test line's second command runs the package again without it at full
+// depth.
 func TestPresetsHoldEveryProperty(t *testing.T) {
+	if raceDetector {
+		f := flag.Lookup("rapid.checks")
+		old := f.Value.String()
+		if n, err := strconv.Atoi(old); err == nil && n > raceChecks {
+			if err := flag.Set("rapid.checks", strconv.Itoa(raceChecks)); err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { _ = flag.Set("rapid.checks", old) })
+		}
+	}
 	for _, p := range proptest.All() {
 		t.Run(p.Name, func(t *testing.T) {
 			t.Parallel()
@@ -63,6 +78,9 @@ func TestPresetsHoldEveryProperty(t *testing.T) {
 		})
 	}
 }
+
+// raceChecks is the depth of TestPresetsHoldEveryProperty under -race.
+const raceChecks = 20
 
 // failing is a rapid.TB that records a failure instead of ending the test.
 type failing struct {
