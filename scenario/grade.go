@@ -13,7 +13,7 @@ import (
 var GradeChecks = []string{
 	"retry-after", "retry-after-ms", "should-retry-false", "permanent",
 	"bounded", "backoff", "jitter", "recovers", "stream-restarts",
-	"hang", "overflow", "fallback",
+	"hang", "overflow", "fallback", "ladder", "outage", "unbounded",
 }
 
 // grade checks that each name of the scenario's grade list is a check.
