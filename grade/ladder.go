@@ -48,36 +48,55 @@ func rungOf(r Run) (rung, bool) {
 
 // ceiling is the longest wait the client kept below the first it did not
 // (0 when it kept none), and that first rung; ok is false when it kept
-// every rung that asked.
-func ceiling(rs []rung) (top int64, above rung, ok bool) {
+// every rung that asked. unsure is a rung kept by a gap the margin m
+// could have made of a wait under half the ask (a backoff lengthened by
+// the noise), below the first one not kept: the ceiling is then not
+// known.
+func ceiling(rs []rung, m int64) (top int64, above rung, ok bool, unsure *rung) {
 	asked := slices.DeleteFunc(slices.Clone(rs), func(g rung) bool { return g.asked < 0 })
 	slices.SortFunc(asked, func(a, b rung) int { return int(a.asked - b.asked) })
-	for _, g := range asked {
+	for i, g := range asked {
 		if !g.kept {
-			return top, g, true
+			return top, g, true, unsure
+		}
+		if unsure == nil && 2*(g.gap-m) < g.asked {
+			unsure = &asked[i]
 		}
 		top = g.asked
 	}
-	return top, rung{}, false
+	return top, rung{}, false, unsure
 }
 
 // aboveCeiling names what a client does with a wait over its ceiling: it
-// gives up, caps the wait (waits about its ceiling or more, yet less than
-// asked), or falls back to its backoff.
+// gives up, caps the wait, or falls back to its backoff. A gap bounds the
+// wait from above, and from below up to the margin m: a wait of half the
+// ceiling or more is a cap, a gap under half of it a backoff, and between
+// the two the noise could have made either.
 func aboveCeiling(top int64, g rung, m int64) string {
 	switch {
 	case !g.next:
 		return "gives up"
-	case top > 0 && g.gap+m >= top:
+	case top > 0 && 2*(g.gap-m) >= top:
 		return "caps the wait at " + seconds(ms(g.gap))
+	case 2*g.gap < top || top == 0:
+		return "falls back to its backoff (retried after " + seconds(ms(g.gap)) + ")"
 	}
-	return "falls back to its backoff (retried after " + seconds(ms(g.gap)) + ")"
+	return "retries after " + seconds(ms(g.gap)) + " (a cap or a backoff: the noise could have made either)"
 }
 
 // policy states the ladder's finding over every rung: "ceiling 60 s;
 // above it gives up".
-func policy(rs []rung, m int64) string {
-	top, above, refused := ceiling(rs)
+func policy(rs []rung, m int64) (string, bool) {
+	top, above, refused, unsure := ceiling(rs, m)
+	if unsure != nil {
+		return fmt.Sprintf("ceiling unknown: the %s gap after the %s rung could be a shorter wait and the host's noise (a %s margin)",
+			seconds(ms(unsure.gap)), seconds(ms(unsure.asked)), seconds(ms(m))), false
+	}
+	return stated(top, above, refused, m), true
+}
+
+// stated words a ceiling the noise could not have made.
+func stated(top int64, above rung, refused bool, m int64) string {
 	if !refused {
 		if top == 0 {
 			return "no rung asked for a wait"
@@ -109,15 +128,18 @@ func ladder(runs []Run, _ Bounds) []Finding {
 		}
 	}
 	m := margin(noiseOfRuns(runs))
-	stated := policy(seen, m)
+	said, known := policy(seen, m)
 	out := make([]Finding, len(runs))
 	for i, r := range runs {
 		g := rs[i]
 		st, ev := rungVerdict(r, g)
-		if !met[i] {
+		switch {
+		case !met[i]:
 			st, ev = NotReached, r.unmet("met the rung's 429")
+		case !known && st == Pass:
+			st = Inconclusive
 		}
-		out[i] = Finding{Status: st, Evidence: ev + "; " + stated}
+		out[i] = Finding{Status: st, Evidence: ev + "; " + said}
 	}
 	return out
 }

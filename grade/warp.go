@@ -4,6 +4,7 @@ import (
 	"debug/elf"
 	"errors"
 	"fmt"
+	"math"
 	"os"
 	"os/exec"
 	"slices"
@@ -187,13 +188,13 @@ func warpNoise(noise time.Duration, speed int) time.Duration {
 	return n*noise + (n-1)*(floorMS+firstMS)*time.Millisecond
 }
 
-// minutes writes a long duration for evidence: "17.5 min", or seconds
-// under two minutes.
+// minutes writes a long duration for evidence, to a tenth of a minute:
+// "17.5 min", or seconds under two minutes.
 func minutes(d time.Duration) string {
 	if d < 2*time.Minute {
 		return seconds(d)
 	}
-	return strconv.FormatFloat(d.Minutes(), 'f', -1, 64) + " min"
+	return strconv.FormatFloat(math.Round(d.Minutes()*10)/10, 'f', -1, 64) + " min"
 }
 
 // timingChecks are the checks whose verdicts rest on the client's waits:

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -13,6 +14,7 @@ import (
 	"github.com/faultbench/faultbench/harness"
 	"github.com/faultbench/faultbench/ledger"
 	"github.com/faultbench/faultbench/reports"
+	"github.com/faultbench/faultbench/scenario"
 )
 
 // overflows are the pack's context-overflow scenarios, one per wire.
@@ -152,5 +154,48 @@ script:
 	code, out, errOut := gradeWith(t, "naive", "--check", "--pack", dir)
 	if code != exitFailed || !strings.Contains(errOut, "1 failed check") || strings.Contains(errOut, "budget") {
 		t.Fatalf("exit %d, want %d: %s%s", code, exitFailed, errOut, out)
+	}
+}
+
+// TestGradePackLadderMatchesTheDocumentedCeilings runs the strategy files
+// of the documented Retry-After ceilings over the pack's ladder and long
+// outage, on the virtual clock: openai-python gives up above 120 s at
+// once, anthropic-python falls back to its backoff above 60 s (and meets
+// the 429 the mock keeps until its wait has passed, three times), opencode
+// waits every rung and rides the 30-minute outage out.
+func TestGradePackLadderMatchesTheDocumentedCeilings(t *testing.T) {
+	all, err := grade.Pack()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var scs []*scenario.Scenario
+	for _, sc := range all {
+		if strings.HasPrefix(sc.Name, "retry-after-ladder-") || sc.Name == "outage-30min" {
+			scs = append(scs, sc)
+		}
+	}
+	strategies, err := strategiesFrom("../../strategies/openai-python.yaml,../../strategies/anthropic-python.yaml,../../strategies/opencode.yaml")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rep, err := harness.Run(context.Background(), scs, strategies, harness.Options{Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, r := range rep.Results {
+		got[r.Strategy+" "+r.Scenario] = fmt.Sprintf("%s %d", r.Outcome, r.Attempts)
+	}
+	want := map[string]string{
+		"openai-python retry-after-ladder-120": "success 2", "openai-python retry-after-ladder-121": "failed 1",
+		"openai-python retry-after-ladder-600": "failed 1", "openai-python outage-30min": "failed 3",
+		"anthropic-python retry-after-ladder-060": "success 2", "anthropic-python retry-after-ladder-061": "failed 3",
+		"anthropic-python retry-after-ladder-600": "failed 3",
+		"opencode retry-after-ladder-600":         "success 2", "opencode outage-30min": "success 64",
+	}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %q, want %q", k, got[k], v)
+		}
 	}
 }

@@ -14,7 +14,7 @@ POLICY is its ceiling and what it does above it:
   unbounded   keeps every wait asked, and never gives up
 Without retry-after it backs off 0.5 s doubling up to 8 s; all but
 unbounded give up after 10 attempts. It ends on any status under 500
-but 429.
+but 429, and on x-should-retry: false.
 """
 import json
 import os
@@ -44,6 +44,8 @@ def send(url, body):
     except urllib.error.HTTPError as e:
         e.read()
         return e.code, {k.lower(): v for k, v in e.headers.items()}
+    except OSError:  # a reset, a refused or timed-out connection: retried as a 5xx
+        return 599, {}
 
 
 def main():
@@ -59,13 +61,13 @@ def main():
         if status == 200:
             print("answered at attempt", attempt)
             return 0
-        if status < 500 and status != 429:
+        if (status < 500 and status != 429) or headers.get("x-should-retry") == "false":
             print("stopped on", status)
             return 1
         if policy != "unbounded" and attempt >= 10:
             print("gave up after", attempt, "attempts")
             return 1
-        backoff = min(8.0, 0.5 * 2 ** (attempt - 1))
+        backoff = min(8.0, 0.5 * 2 ** min(attempt - 1, 5))
         asked = headers.get("retry-after")
         if asked is None:
             time.sleep(3.0 if policy == "unbounded" else backoff)
