@@ -41,7 +41,8 @@ type Card struct {
 }
 
 // clockLine says on which clock the card's times are, for a warped grade
-// or one that skipped scenarios: "" otherwise.
+// or one that skipped scenarios, and what the documented ceilings are
+// beside a ladder's findings: "" otherwise.
 func (c Card) clockLine() string {
 	var parts []string
 	if c.Speed > 1 {
@@ -50,13 +51,23 @@ func (c Card) clockLine() string {
 	if c.Unwarped != "" {
 		parts = append(parts, "Not warped: "+c.Unwarped+".")
 	}
+	for _, f := range c.Findings {
+		if f.Check == "ladder" {
+			parts = append(parts, Documented)
+			break
+		}
+	}
 	names := make([]string, 0, len(c.Skipped))
 	for n := range c.Skipped {
 		names = append(names, n)
 	}
 	slices.Sort(names)
-	for _, n := range names {
-		parts = append(parts, n+": "+c.Skipped[n]+".")
+	for i, n := range names {
+		short, _, _ := strings.Cut(c.Skipped[n], ":")
+		names[i] = n + " (" + short + ")"
+	}
+	if len(names) > 0 {
+		parts = append(parts, "Not run, too long for the timeout at this speed: "+strings.Join(names, ", ")+".")
 	}
 	return strings.Join(parts, " ")
 }

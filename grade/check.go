@@ -128,7 +128,10 @@ func first(att []mockllm.Entry, is func(mockllm.Entry) bool) int {
 func (r Run) ended() string {
 	switch {
 	case r.TimedOut:
-		return "still retrying after " + minutes(r.Timeout*time.Duration(max(1, r.Speed)))
+		if r.Speed > 1 {
+			return "still retrying after " + minutes(r.Timeout*time.Duration(r.Speed))
+		}
+		return "still retrying after " + seconds(r.Timeout)
 	case r.Err != nil:
 		return "did not run: " + r.Err.Error()
 	case r.Exit < 0:

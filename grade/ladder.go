@@ -170,3 +170,10 @@ func rungVerdict(r Run, g rung) (Status, string) {
 	}
 	return Pass, fmt.Sprintf("retried %s after %s", seconds(ms(g.gap)), asked)
 }
+
+// Documented are the Retry-After ceilings of real clients, from their own
+// code (late 2026), that a card prints beside the ceiling the ladder
+// found: what each documented policy predicts.
+const Documented = "Documented ceilings: none (anthropic-sdk-typescript 0.120, the Anthropic Go SDK, opencode); " +
+	"60 s, then backoff (anthropic-sdk-python 0.121, openai-node 7.5, the AI SDK); 60 s, then gives up (Claude Code 2.1.272); " +
+	"120 s, then gives up (openai-python since openai-python#3555, openai-go); capped (LlamaIndex 120 s, pydantic-ai 300 s, hermes-agent 600 s)."

@@ -2,6 +2,7 @@ package grade_test
 
 import (
 	"fmt"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -190,5 +191,15 @@ var _ = Describe("the host's noise on a warped clock", func() {
 		Expect(grade.WarpNoise(5*time.Millisecond, 1)).To(Equal(5 * time.Millisecond))
 		// 60 × 5 ms, and 59 × (20 ms + 100 ms) that the margin adds at speed 1 only once.
 		Expect(grade.WarpNoise(5*time.Millisecond, 60)).To(Equal(7380 * time.Millisecond))
+	})
+})
+
+var _ = Describe("a card with the ladder", func() {
+	It("prints the documented ceilings beside the one the ladder found", func() {
+		var buf strings.Builder
+		c := grade.NewCard([]string{"probe"}, climb(ceilinged(60_000, giveUp), 1), grade.Bounds{})
+		Expect(grade.WriteText(&buf, c)).To(Succeed())
+		Expect(buf.String()).To(ContainSubstring("ceiling 60 s; above it gives up"))
+		Expect(buf.String()).To(ContainSubstring(grade.Documented))
 	})
 })

@@ -96,8 +96,8 @@ func Observe(ctx context.Context, scs []*scenario.Scenario, opts Options) ([]Run
 				sc := scs[i]
 				r := Run{Scenario: sc, Timeout: timeout, Exit: -1, Speed: speed, Unwarped: unwarped}
 				if !Fits(sc, timeout, speed) {
-					r.Skipped = fmt.Sprintf("not run: a well-behaved client needs %s of its time here, too long for the timeout at this speed (--speed %d or more)",
-						minutes(span(sc)), NeedsSpeed(sc, timeout))
+					r.Skipped = fmt.Sprintf("needs --speed %d or more: a well-behaved client needs %s of its time here, too long for the timeout at this speed",
+						NeedsSpeed(sc, timeout), minutes(span(sc)))
 				} else if err := srv.OpenAtFirstRequest(sc.Name, Session, nil); err != nil {
 					r.Err = err
 				} else {

@@ -47,7 +47,9 @@ GOOGLE_GEMINI_BASE_URL, AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION, FAULTBENCH_BA
 FAULTBENCH_SCENARIO, FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE,
 FAULTBENCH_STREAM, a dummy ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY and
 AZURE_OPENAI_API_KEY in place of yours (your other credentials are left out), and NO_PROXY
-with the mock's host. A run that outlives --timeout is killed with its whole tree.
+with the mock's host. A run that outlives --timeout is killed with its whole tree. --speed N
+runs the client's clock (under libfaketime) and the mock's N times fast, so that the long
+scenarios (the Retry-After ladder, a 30-minute outage) grade in seconds.
 
 Then each check the scenario names (docs/grade.md) judges the journal: pass, fail or not
 reached, with its evidence. The same pack runs through the built-in strategies on the virtual
