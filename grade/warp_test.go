@@ -41,9 +41,9 @@ func needWarp(name string) {
 }
 
 // probe is the command of a probe client with a known Retry-After policy
-// (testdata/probes/probe.py).
+// (testdata/ceilings/ceiling.py).
 func probe(policy string) []string {
-	p, err := filepath.Abs("testdata/probes/probe.py")
+	p, err := filepath.Abs("testdata/ceilings/ceiling.py")
 	ExpectWithOffset(1, err).NotTo(HaveOccurred())
 	return []string{python, p, policy}
 }

@@ -1,10 +1,10 @@
-// A probe client with a known Retry-After policy, as probe.py, for Node
+// A probe client with a known Retry-After policy, as ceiling.py, for Node
 // 20 and its global fetch (no dependencies): one request per attempt to
 // ANTHROPIC_BASE_URL's Messages API; exit 0 with the answer, 1 when it
 // gives up. POLICY is none, fallback60, giveup60, giveup120, cap300 or
-// unbounded (probe.py says what each does).
+// unbounded (ceiling.py says what each does).
 //
-//   faultbench grade --speed 60 -- node grade/testdata/probes/probe.mjs giveup60
+//   faultbench grade --speed 60 -- node grade/testdata/ceilings/ceiling.mjs giveup60
 const policies = {
   none: [null, 'wait'], fallback60: [60, 'backoff'], giveup60: [60, 'giveup'],
   giveup120: [120, 'giveup'], cap300: [300, 'cap'], unbounded: [null, 'wait'],

@@ -3,7 +3,7 @@ ladder, the outage and the warp (grade/warp_test.go). Standard library
 only. It asks ANTHROPIC_BASE_URL's Messages API, once per attempt, and
 exits 0 with the answer, 1 when it gives up.
 
-    python3 probe.py POLICY
+    python3 ceiling.py POLICY
 
 POLICY is its ceiling and what it does above it:
   none        keeps every wait asked, however long
