@@ -31,6 +31,12 @@ func pooled(runs []Run, judge func(gaps [][]int64, noise time.Duration) (Status,
 		gaps[i] = failureGaps(r)
 	}
 	st, ev := judge(gaps, noiseOfRuns(runs))
+	if speed := speedOf(runs); speed > 1 && st == Fail && underNoise(gaps, margin(noiseOfRuns(runs))) {
+		// At N× every gap under the margin could hold a wait N times
+		// what the real noise hides: no verdict.
+		st, ev = Inconclusive, fmt.Sprintf("gaps %s: every one within the host's noise at %d× (%s); grade at --speed 1 to judge waits this short",
+			gapsOf(gaps), speed, noiseNote(noiseOfRuns(runs)))
+	}
 	out := make([]Finding, len(runs))
 	for i := range out {
 		out[i].Status, out[i].Evidence = st, ev

@@ -30,6 +30,54 @@ type Card struct {
 	Stopped  *ledger.Stop `json:"stopped,omitempty"`
 	Findings []Finding    `json:"findings"`
 	Runs     []Summary    `json:"runs"`
+	// Speed is how many times fast the client's clock and the mock's ran
+	// (--speed); absent for real time. Every time on a warped card is the
+	// client's virtual time. Unwarped says why the warp was not applied or
+	// did not take; Skipped, the scenarios that did not fit the timeout at
+	// this speed and why.
+	Speed    int               `json:"speed,omitempty"`
+	Unwarped string            `json:"unwarped,omitempty"`
+	Skipped  map[string]string `json:"skipped,omitempty"`
+}
+
+// clockLine says on which clock the card's times are, for a warped grade
+// or one that skipped scenarios, and what the documented ceilings are
+// beside a ladder's findings: "" otherwise.
+func (c Card) clockLine() string {
+	var parts []string
+	if c.Speed > 1 {
+		parts = append(parts, fmt.Sprintf("Clock: the client's and the mock's ran %d× fast (libfaketime); every time on this card is the client's virtual time.", c.Speed))
+	}
+	if c.Unwarped != "" {
+		parts = append(parts, "Not warped: "+c.Unwarped+".")
+	}
+	for _, f := range c.Findings {
+		if f.Check == "ladder" {
+			parts = append(parts, Documented)
+			break
+		}
+	}
+	names := make([]string, 0, len(c.Skipped))
+	for n := range c.Skipped {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	for i, n := range names {
+		short, _, _ := strings.Cut(c.Skipped[n], ":")
+		names[i] = n + " (" + short + ")"
+	}
+	if len(names) > 0 {
+		parts = append(parts, "Not run, too long for the timeout at this speed: "+strings.Join(names, ", ")+".")
+	}
+	return strings.Join(parts, " ")
+}
+
+// timeLabel labels the times of the runs' table.
+func (c Card) timeLabel() string {
+	if c.Speed > 1 {
+		return fmt.Sprintf("the client's virtual time, %d× real", c.Speed)
+	}
+	return "real time"
 }
 
 // Stop marks the card incomplete: stop says what stopped the grade, and
@@ -85,6 +133,17 @@ func NewCard(command []string, runs []Run, b Bounds) Card {
 	}
 	for _, r := range runs {
 		c.TimeoutMS = max(c.TimeoutMS, r.Timeout.Milliseconds())
+		c.Speed = max(c.Speed, r.Speed)
+		if r.Unwarped != "" {
+			c.Unwarped = r.Unwarped
+		}
+		if r.Skipped != "" {
+			if c.Skipped == nil {
+				c.Skipped = map[string]string{}
+			}
+			c.Skipped[r.Scenario.Name] = r.Skipped
+			continue
+		}
 		led := Ledger(r)
 		s := Summary{Scenario: r.Scenario.Name, Outcome: string(led.Outcome), Exit: r.Exit, TimedOut: r.TimedOut,
 			Attempts: led.Attempts, GapsMS: []int64{}, RetryCounts: []int{}, Models: []string{},
@@ -110,6 +169,12 @@ func NewCard(command []string, runs []Run, b Bounds) Card {
 		}
 		s.Strays = len(r.Entries) - len(r.attempts())
 		c.Runs = append(c.Runs, s)
+	}
+	if c.Unwarped == "" {
+		c.Unwarped = notWarped(runs)
+	}
+	if c.Speed <= 1 {
+		c.Speed = 0
 	}
 	return c
 }
@@ -194,11 +259,14 @@ func WriteText(w io.Writer, c Card) error {
 	}
 	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
 		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
+	if l := c.clockLine(); l != "" {
+		fmt.Fprintf(&buf, "%s\n\n", texttable.Plain(l))
+	}
 	checks, runs := c.rows()
 	if err := texttable.Render(&buf, texttable.Table{Header: checkHeader, Rows: checks, Keys: 2, Left: 4, Width: 1 << 16}); err != nil {
 		return fmt.Errorf("grade: render the card: %w", err)
 	}
-	buf.WriteString("\nWhat the server saw (real time):\n\n")
+	buf.WriteString("\nWhat the server saw (" + c.timeLabel() + "):\n\n")
 	if err := texttable.Render(&buf, texttable.Table{Header: runHeader, Rows: runs, Left: 2, Width: 1 << 16}); err != nil {
 		return fmt.Errorf("grade: render the card: %w", err)
 	}
@@ -217,9 +285,12 @@ func WriteMarkdown(w io.Writer, c Card) error {
 	}
 	fmt.Fprintf(&buf, "%s. Bounds: %d attempts, %s; each scenario's process killed after %s.\n\n",
 		c.Tally(), c.BoundAttempts, seconds(ms(c.BoundMS)), seconds(ms(c.TimeoutMS)))
+	if l := c.clockLine(); l != "" {
+		fmt.Fprintf(&buf, "%s\n\n", texttable.MarkdownCell(l))
+	}
 	checks, runs := c.rows()
 	mdTable(&buf, checkHeader, checks)
-	buf.WriteString("\nWhat the server saw (real time):\n\n")
+	buf.WriteString("\nWhat the server saw (" + c.timeLabel() + "):\n\n")
 	mdTable(&buf, runHeader, runs)
 	if _, err := w.Write(buf.Bytes()); err != nil {
 		return fmt.Errorf("grade: write the card: %w", err)

@@ -62,6 +62,17 @@ type Run struct {
 	Output string `json:"output,omitempty"`
 	// Err is why the process could not be run, if it could not.
 	Err error `json:"-"`
+	// Speed is how many times faster than real time the client's clock
+	// and the mock's ran (warp.go); 1 for real time. Every time above is
+	// the client's (virtual) time.
+	Speed int `json:"speed,omitempty"`
+	// Unwarped says why a client asked to run warped ran in real time (a
+	// static binary), or why its waits show the warp did not take; "" when
+	// it did, or none was asked.
+	Unwarped string `json:"unwarped,omitempty"`
+	// Skipped says why the scenario was not run: it does not fit the
+	// timeout at this speed. No check judges it.
+	Skipped string `json:"skipped,omitempty"`
 }
 
 // attempts are the run's model requests: its entries without a Route (a
@@ -117,6 +128,9 @@ func first(att []mockllm.Entry, is func(mockllm.Entry) bool) int {
 func (r Run) ended() string {
 	switch {
 	case r.TimedOut:
+		if r.Speed > 1 {
+			return "still retrying after " + minutes(r.Timeout*time.Duration(r.Speed))
+		}
 		return "still retrying after " + seconds(r.Timeout)
 	case r.Err != nil:
 		return "did not run: " + r.Err.Error()
@@ -134,13 +148,36 @@ type Bounds struct {
 	// Time is how long it may keep trying, and how long it may sit on a
 	// hung request; 0 means 60 s.
 	Time time.Duration
+	// Outage is how long a client may keep trying through a long outage
+	// before it gives up or falls back, if it does not ride it out; 0
+	// means 10 min (the outage check).
+	Outage time.Duration
+	// Silence is the longest a client may send nothing during an outage
+	// (a wait no user can tell from a hang); 0 means 5 min.
+	Silence time.Duration
 }
 
 // The defaults of Bounds.
 const (
 	DefaultAttempts = 10
 	DefaultTime     = 60 * time.Second
+	DefaultOutage   = 10 * time.Minute
+	DefaultSilence  = 5 * time.Minute
 )
+
+func (b Bounds) outage() time.Duration {
+	if b.Outage > 0 {
+		return b.Outage
+	}
+	return DefaultOutage
+}
+
+func (b Bounds) silence() time.Duration {
+	if b.Silence > 0 {
+		return b.Silence
+	}
+	return DefaultSilence
+}
 
 func (b Bounds) attempts() int {
 	if b.Attempts > 0 {
@@ -194,6 +231,9 @@ func Checks() []Check {
 		{"layers", "retries in one loop, not in loops nested inside each other whose attempts multiply", perRun(layered)},
 		{"stream-error", "retries an error inside a stream before any output; after output, does not claim the half answer", perRun(streamError)},
 		{"budget", "does not retry a spent budget (Anthropic's 400 usage limit, a 402 from OpenRouter or DeepSeek)", perRun(spent)},
+		{"ladder", "keeps the waits a 429's retry-after asks up to a minute, and says its ceiling (waits, falls back, gives up or caps above it)", ladder},
+		{"outage", "through a 30-minute outage, gives up within the bound or rides it out, never silent for long, resuming soon after the recovery", perRun(outage)},
+		{"unbounded", "stops retrying a fault that never passes before the horizon (the timeout)", perRun(unbounded)},
 	}
 }
 
@@ -201,10 +241,11 @@ func Checks() []Check {
 // the order of Checks and then of runs.
 func Judge(runs []Run, b Bounds) []Finding {
 	var out []Finding
+	unwarped := notWarped(runs)
 	for _, c := range Checks() {
 		var mine []Run
 		for _, r := range runs {
-			if r.Scenario != nil && slices.Contains(r.Scenario.Grade, c.Name) {
+			if r.Skipped == "" && r.Scenario != nil && slices.Contains(r.Scenario.Grade, c.Name) {
 				mine = append(mine, r)
 			}
 		}
@@ -216,6 +257,9 @@ func Judge(runs []Run, b Bounds) []Finding {
 			fs[i].Check, fs[i].Scenario = c.Name, mine[i].Scenario.Name
 			if why, missed := mine[i].missedWindow(); missed && fs[i].Status == NotReached {
 				fs[i].Evidence = why
+			}
+			if unwarped != "" && slices.Contains(timingChecks, c.Name) && fs[i].Status != NotReached {
+				fs[i].Status, fs[i].Evidence = Inconclusive, fs[i].Evidence+"; but "+unwarped
 			}
 		}
 		out = append(out, fs...)

@@ -10,6 +10,11 @@
 // the client's first request, as under serve. A Run is what one scenario
 // saw: the session's journal, the exit code, whether the timeout struck,
 // the client's start-up time and the host's noise while it ran (noise.go).
+// With Options.Speed N (warp.go) the client runs under libfaketime and the
+// mock on a clock.Warped, both N times fast from the same instant, every
+// time in a Run is the client's, and the long scenarios (the Retry-After
+// ladder, ladder.go; the 30-minute outage and the endless overload,
+// outage.go) fit the timeout; a grade leaves out what does not fit (Fits).
 //
 // Each Check is a small function over the runs of the scenarios that name
 // it, giving per scenario a Finding: pass, fail, not reached (the

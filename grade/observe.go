@@ -29,6 +29,12 @@ type Options struct {
 	Env []string
 	// Dir is the client's working directory; "" means this process's.
 	Dir string
+	// Speed runs the client's clock and the mock's Speed times fast
+	// (warp.go): 0 or 1 is real time, at most MaxSpeed. A scenario that
+	// does not fit the timeout at this speed is not run (Fits). A
+	// statically linked client is run in real time, and its runs say so
+	// (Run.Unwarped).
+	Speed int
 }
 
 // The defaults of Options.
@@ -66,7 +72,12 @@ func Observe(ctx context.Context, scs []*scenario.Scenario, opts Options) ([]Run
 	if base == nil {
 		base = os.Environ()
 	}
-	srv := mockllm.New(scs, clock.Real{})
+	speed, unwarped, lib, err := warpOf(opts)
+	if err != nil {
+		return nil, err
+	}
+	clk := clock.Warped{Origin: time.Now(), Speed: speed}
+	srv := mockllm.New(scs, clk)
 	ep, err := mockllm.StartLimited(srv, "127.0.0.1:0", mockllm.DefaultLimits)
 	if err != nil {
 		return nil, fmt.Errorf("grade: start the mock: %w", err)
@@ -83,16 +94,23 @@ func Observe(ctx context.Context, scs []*scenario.Scenario, opts Options) ([]Run
 			defer wg.Done()
 			for i := range next {
 				sc := scs[i]
-				r := Run{Scenario: sc, Timeout: timeout, Exit: -1}
-				if err := srv.OpenAtFirstRequest(sc.Name, Session, nil); err != nil {
+				r := Run{Scenario: sc, Timeout: timeout, Exit: -1, Speed: speed, Unwarped: unwarped}
+				if !Fits(sc, timeout, speed) {
+					r.Skipped = fmt.Sprintf("needs --speed %d or more: a well-behaved client needs %s of its time here, too long for the timeout at this speed",
+						NeedsSpeed(sc, timeout), minutes(span(sc)))
+				} else if err := srv.OpenAtFirstRequest(sc.Name, Session, nil); err != nil {
 					r.Err = err
 				} else {
 					env := Environment(base, ep.SessionURL(sc.Name, Session), sc)
 					noise := startProbe()
-					launched := time.Now()
+					at := time.Now()
+					launched := clk.At(at)
+					if speed > 1 {
+						env = warpEnv(env, lib, clk, at)
+					}
 					p := runProcess(ctx, opts.Command, env, opts.Dir, timeout)
-					ended := time.Now()
-					r.Noise = noise.end()
+					ended := clk.Now()
+					r.Noise = warpNoise(noise.end(), speed)
 					r.Elapsed, r.Startup = ended.Sub(launched), -1
 					if first, ok := srv.Started(sc.Name, Session); ok {
 						r.Elapsed, r.Startup = ended.Sub(first), first.Sub(launched)

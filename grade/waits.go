@@ -88,7 +88,8 @@ func noiseNote(noise time.Duration) string {
 
 // honoursWait judges the waits after every answer that asked for one (in
 // retry-after or retry-after-ms): the next request must come at least that
-// long after, and at most twice that and a second. A gap under the wait
+// long after, and at most twice that and a second (a second of real time:
+// N of the client's on a clock warped N times). A gap under the wait
 // asked is a fail whatever the noise (the gap is an upper bound on the
 // wait); one over the ceiling by no more than the noise could have made
 // is inconclusive.
@@ -102,7 +103,9 @@ func honoursWait(r Run, _ Bounds) (Status, string) {
 			continue
 		}
 		asked, gap := *e.RetryAfterMS, next.GapMS
-		ceiling := 2*asked + 1000
+		// The second is the client's own work, in real time: at N× it is
+		// N seconds of the client's clock.
+		ceiling := 2*asked + 1000*int64(max(1, r.Speed))
 		switch {
 		case gap < asked:
 			return Fail, fmt.Sprintf("request %d came %s after a %d that asked for %s", next.N, seconds(ms(gap)), e.Status, seconds(ms(asked)))

@@ -14,7 +14,7 @@ var GradeChecks = []string{
 	"retry-after", "retry-after-ms", "should-retry-false", "permanent",
 	"bounded", "backoff", "jitter", "recovers", "stream-restarts",
 	"hang", "overflow", "fallback",
-	"layers", "stream-error", "budget",
+	"layers", "stream-error", "budget", "ladder", "outage", "unbounded",
 }
 
 // grade checks that each name of the scenario's grade list is a check.

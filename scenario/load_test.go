@@ -264,7 +264,7 @@ var _ = Describe("Loading a scenario file", func() {
 		Entry("model aliases as a list", string(minimal("aliases: [m]\n")),
 			"x.yaml:5:10: aliases: want a mapping, got a list"),
 		Entry("a grade check that is none", string(minimal("grade: [recovers, retry-afterr]\n")),
-			`x.yaml:5:19: grade[1]: "retry-afterr" is not a check of faultbench grade (checks: retry-after, retry-after-ms, should-retry-false, permanent, bounded, backoff, jitter, recovers, stream-restarts, hang, overflow, fallback, layers, stream-error, budget)`),
+			`x.yaml:5:19: grade[1]: "retry-afterr" is not a check of faultbench grade (checks: retry-after, retry-after-ms, should-retry-false, permanent, bounded, backoff, jitter, recovers, stream-restarts, hang, overflow, fallback, layers, stream-error, budget, ladder, outage, unbounded)`),
 	)
 
 	It("reads the grade checks", func() {

@@ -30,6 +30,7 @@ type gradeFlags struct {
 	out        string
 	timeout    time.Duration
 	parallel   int
+	speed      int
 	bounds     grade.Bounds
 	profile    profileFlags
 }
@@ -46,7 +47,9 @@ GOOGLE_GEMINI_BASE_URL, AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION, FAULTBENCH_BA
 FAULTBENCH_SCENARIO, FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE,
 FAULTBENCH_STREAM, a dummy ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY and
 AZURE_OPENAI_API_KEY in place of yours (your other credentials are left out), and NO_PROXY
-with the mock's host. A run that outlives --timeout is killed with its whole tree.
+with the mock's host. A run that outlives --timeout is killed with its whole tree. --speed N
+runs the client's clock (under libfaketime) and the mock's N times fast, so that the long
+scenarios (the Retry-After ladder, a 30-minute outage) grade in seconds.
 
 Then each check the scenario names (docs/grade.md) judges the journal: pass, fail or not
 reached, with its evidence. The same pack runs through the built-in strategies on the virtual
@@ -78,8 +81,11 @@ its budgets in an expect block). --check exits 1 when a check fails or a budget 
 	fl.StringVar(&f.out, "out", "", "write the report to FILE instead of standard output")
 	fl.DurationVar(&f.timeout, "timeout", grade.DefaultTimeout, "real time each scenario's process may run before it and its whole tree are killed")
 	fl.IntVar(&f.parallel, "parallel", grade.DefaultParallel, "scenarios run at once")
+	fl.IntVar(&f.speed, "speed", 1, "run the client's clock (under libfaketime) and the mock's this many times fast; the long scenarios (the Retry-After ladder, the 30-minute outage) need 60")
 	fl.IntVar(&f.bounds.Attempts, "bound-attempts", grade.DefaultAttempts, "most attempts a client may make under a fault that never passes")
 	fl.DurationVar(&f.bounds.Time, "bound-time", grade.DefaultTime, "most time a client may keep trying under such a fault, or sit on a hung request")
+	fl.DurationVar(&f.bounds.Outage, "bound-outage", grade.DefaultOutage, "most time a client may keep trying through a long outage before it gives up, if it does not ride it out (its time)")
+	fl.DurationVar(&f.bounds.Silence, "bound-silence", grade.DefaultSilence, "longest a client may send nothing during a long outage (its time)")
 	f.profile.register(fl)
 	return cmd
 }
@@ -102,8 +108,11 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 	if !contains(gradeFormats, f.format) {
 		return bad(fmt.Errorf("--format: unknown format %q (known: %s)", f.format, strings.Join(gradeFormats, ", ")))
 	}
-	if f.timeout <= 0 || f.parallel <= 0 || f.bounds.Attempts <= 0 || f.bounds.Time <= 0 {
-		return bad(errors.New("--timeout, --parallel, --bound-attempts and --bound-time must be more than 0"))
+	if f.timeout <= 0 || f.parallel <= 0 || f.bounds.Attempts <= 0 || f.bounds.Time <= 0 || f.bounds.Outage <= 0 || f.bounds.Silence <= 0 {
+		return bad(errors.New("--timeout, --parallel, --bound-attempts, --bound-time, --bound-outage and --bound-silence must be more than 0"))
+	}
+	if f.speed < 1 || f.speed > grade.MaxSpeed {
+		return bad(fmt.Errorf("--speed: %d is not from 1 to %d", f.speed, grade.MaxSpeed))
 	}
 	var scs []*scenario.Scenario
 	var err error
@@ -134,7 +143,7 @@ func runGrade(ctx context.Context, stdout, stderr io.Writer, f gradeFlags, comma
 		return fmt.Errorf("grade: the strategies: %w", err)
 	}
 	fmt.Fprintf(stderr, "faultbench grade: %d scenarios, %d at once, each at most %s of real time\n", len(scs), min(f.parallel, len(scs)), f.timeout)
-	runs, obsErr := grade.Observe(ctx, scs, grade.Options{Command: command, Timeout: f.timeout, Parallel: f.parallel})
+	runs, obsErr := grade.Observe(ctx, scs, grade.Options{Command: command, Timeout: f.timeout, Parallel: f.parallel, Speed: f.speed})
 	if obsErr != nil && ctx.Err() == nil {
 		return bad(obsErr)
 	}

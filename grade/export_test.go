@@ -1,0 +1,4 @@
+package grade
+
+// WarpNoise is warpNoise, for the specs.
+var WarpNoise = warpNoise
