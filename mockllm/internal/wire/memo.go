@@ -26,6 +26,9 @@ type BodyMemo struct {
 	Body []byte
 	Msgs []MemoMsg
 	Buf  *[]byte // Body's buffer
+	// Fingerprint is Body's fingerprint as the mock's resend check makes
+	// it: a body byte for byte the same has the same one.
+	Fingerprint uint64
 	// SystemRoles: the body was read with role "system" messages allowed
 	// (Request.SystemRoles), so its messages stand for a body read without
 	// them only once read again.
