@@ -66,4 +66,19 @@ var _ = Describe("the journal tells what the client got", func() {
 		Expect(resends).To(Equal([]int{0, 1, 0, 2}))
 		Expect(srv.Entries(scName, "other")[0].Resend).To(BeZero(), "another session's body is not a resend")
 	})
+
+	It("knows a resend in a session the harness opened, byte for byte the last body or not", func() {
+		serve(scenario.Rule{Times: 2, Respond: status(529)})
+		Expect(srv.Open(scName, "opened", nil)).To(Succeed())
+		a, b := ask("sonnet", 1000, 10), ask("sonnet", 1001, 10) // of one length
+		spaced := strings.Replace(a, ",", " , ", -1)             // the same JSON, other bytes
+		for _, body := range []string{a, a, b, b, spaced, a, b} {
+			to("opened").send(srv, body)
+		}
+		var resends []int
+		for _, e := range srv.Entries(scName, "opened") {
+			resends = append(resends, e.Resend)
+		}
+		Expect(resends).To(Equal([]int{0, 1, 0, 3, 2, 5, 4}), "the entry each resends")
+	})
 })

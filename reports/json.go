@@ -1,6 +1,7 @@
 package reports
 
 import (
+	"bufio"
 	"bytes"
 	"encoding/json"
 	"fmt"
@@ -40,10 +41,34 @@ func JSON(w io.Writer, rep ledger.Report) error { return writeJSON(w, rep, nil) 
 func ShardJSON(w io.Writer, rep ledger.Report, shard Shard) error { return writeJSON(w, rep, &shard) }
 
 func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
-	out := document{Seed: rep.Seed, Shard: shard, Results: make([]ledger.Result, len(rep.Results))}
+	out := document{Seed: rep.Seed, Shard: shard, Results: []ledger.Result{}}
 	if rep.Stopped != nil {
 		out.Complete, out.Stopped = new(bool), rep.Stopped
 	}
+	if shard == nil {
+		out.Verdicts, _ = Verdicts(rep) // two results for one cell: no ranking, the record still written
+	}
+	// The document is encoded with an empty result list, and the results
+	// are written into it one at a time, each indented as it stands in the
+	// whole: a report's memory is one result's encoding, not three copies
+	// of the whole (the encoder's, its indented copy, a buffer of it),
+	// which were most of the peak of a run of 1,700 scenarios. The bytes
+	// are those of encoding the whole document at once (json_test.go).
+	frame, err := indented(out)
+	if err != nil {
+		return err
+	}
+	at := bytes.Index(frame, emptyResults)
+	if at < 0 {
+		return fmt.Errorf("reports: encoding JSON: no results list in %d bytes", len(frame))
+	}
+	at += len(emptyResults) - 1 // before the ]
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.Write(frame[:at])
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetIndent(resultIndent, "  ")
+	enc.SetEscapeHTML(false)
 	for i, r := range rep.Results {
 		if r.AttemptsLog == nil {
 			r.AttemptsLog = []ledger.Attempt{}
@@ -51,21 +76,42 @@ func writeJSON(w io.Writer, rep ledger.Report, shard *Shard) error {
 		if r.RepairLog == nil {
 			r.RepairLog = []ledger.Attempt{}
 		}
-		out.Results[i] = r
+		buf.Reset()
+		if err := enc.Encode(r); err != nil {
+			return fmt.Errorf("reports: encoding JSON: %w", err)
+		}
+		if i > 0 {
+			bw.WriteByte(',')
+		}
+		bw.WriteString("\n" + resultIndent)
+		bw.Write(bytes.TrimSuffix(buf.Bytes(), []byte("\n")))
 	}
-	if shard == nil {
-		out.Verdicts, _ = Verdicts(rep) // two results for one cell: no ranking, the record still written
+	if len(rep.Results) > 0 {
+		bw.WriteString("\n  ")
 	}
+	bw.Write(frame[at:])
+	if err := bw.Flush(); err != nil { // a bufio.Writer keeps its first error
+		return fmt.Errorf("reports: writing JSON: %w", err)
+	}
+	return nil
+}
 
+// emptyResults is where the document's result list sits, at the top
+// level: no string of the document holds a raw line break.
+var emptyResults = []byte("\n  \"results\": []")
+
+// resultIndent is the indentation of a result in the document's list.
+const resultIndent = "    "
+
+// indented is v encoded as the reports encode it: indented two spaces,
+// HTML left as written, ending in a newline.
+func indented(v any) ([]byte, error) {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetIndent("", "  ")
 	enc.SetEscapeHTML(false) // scenario names and reasons read as written
-	if err := enc.Encode(out); err != nil {
-		return fmt.Errorf("reports: encoding JSON: %w", err)
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("reports: encoding JSON: %w", err)
 	}
-	if _, err := w.Write(buf.Bytes()); err != nil {
-		return fmt.Errorf("reports: writing JSON: %w", err)
-	}
-	return nil
+	return buf.Bytes(), nil
 }

@@ -25,6 +25,46 @@ var _ = Describe("JSON", func() {
 		rep = fixtureReport()
 	})
 
+	// wholeJSON is the document encoded at once, as JSON wrote it before
+	// it wrote the results one at a time.
+	wholeJSON := func(rep ledger.Report, shard *Shard) string {
+		out := document{Seed: rep.Seed, Shard: shard, Results: make([]ledger.Result, len(rep.Results))}
+		if rep.Stopped != nil {
+			out.Complete, out.Stopped = new(bool), rep.Stopped
+		}
+		for i, r := range rep.Results {
+			if r.AttemptsLog == nil {
+				r.AttemptsLog = []ledger.Attempt{}
+			}
+			if r.RepairLog == nil {
+				r.RepairLog = []ledger.Attempt{}
+			}
+			out.Results[i] = r
+		}
+		if shard == nil {
+			out.Verdicts, _ = Verdicts(rep)
+		}
+		b, err := indented(out)
+		Expect(err).NotTo(HaveOccurred())
+		return string(b)
+	}
+
+	It("writes the results one at a time, byte for byte the document encoded whole", func() {
+		odd := fixtureReport()
+		odd.Results[0].Reason = "<a & b>\n\"results\": []"
+		odd.Stopped = &ledger.Stop{Cause: "interrupted\n  \"results\": []", Finished: 1, Runs: 9}
+		for name, r := range map[string]ledger.Report{
+			"the fixture": fixtureReport(), "no results": {Seed: 7}, "one result": {Seed: 7, Results: fixtureReport().Results[:1]},
+			"odd texts, stopped": odd,
+		} {
+			Expect(renderJSON(r)).To(Equal(wholeJSON(r, nil)), name)
+			var buf bytes.Buffer
+			shard := Shard{Index: 1, Count: 2}
+			Expect(ShardJSON(&buf, r, shard)).To(Succeed())
+			Expect(buf.String()).To(Equal(wholeJSON(r, &shard)), name+", a shard")
+		}
+	})
+
 	It("is byte-identical for equal input", func() {
 		first := renderJSON(rep)
 		Expect(renderJSON(rep)).To(Equal(first))

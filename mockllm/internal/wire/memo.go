@@ -25,7 +25,10 @@ import (
 type BodyMemo struct {
 	Body []byte
 	Msgs []MemoMsg
-	Buf  *bytes.Buffer // Body's buffer
+	Buf  *[]byte // Body's buffer
+	// Fingerprint is Body's fingerprint as the mock's resend check makes
+	// it: a body byte for byte the same has the same one.
+	Fingerprint uint64
 	// SystemRoles: the body was read with role "system" messages allowed
 	// (Request.SystemRoles), so its messages stand for a body read without
 	// them only once read again.
@@ -48,7 +51,7 @@ type MemoMsg struct {
 type Memory struct {
 	On       bool
 	Last     atomic.Pointer[BodyMemo]
-	Spare    atomic.Pointer[bytes.Buffer]
+	Spare    atomic.Pointer[[]byte]
 	Inflight atomic.Int32 // bodies of the session being read now
 }
 

@@ -19,6 +19,10 @@ type Cache struct {
 	enc   [][]byte
 	head  Head
 	frame *Frame
+	// body is the last Body, kept while neither its messages nor its
+	// frame change: a resend of the same request, the most common of all
+	// (every retry), is sent from it without a copy.
+	body []byte
 }
 
 // Encoder encodes message i of a request as the SDK would, as the JSON
@@ -40,7 +44,8 @@ func (c *Cache) Messages(msgs []recovery.Message, encode Encoder) ([][]byte, err
 
 // Body is the request of head h and messages msgs: the frame build makes
 // for h with the encoded msgs spliced in (Frame.Body), encoding only what
-// the last call did not.
+// the last call did not. A request the same as the last call's gets the
+// same slice again; it must not be changed.
 func (c *Cache) Body(h Head, build func() (Frame, error), msgs []recovery.Message, encode Encoder) ([]byte, error) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
@@ -51,7 +56,15 @@ func (c *Cache) Body(h Head, build func() (Frame, error), msgs []recovery.Messag
 	if err != nil {
 		return nil, err
 	}
-	return f.Body(c.enc)
+	if c.body != nil {
+		return c.body, nil
+	}
+	b, err := f.Body(c.enc)
+	if err != nil {
+		return nil, err
+	}
+	c.body = b
+	return b, nil
 }
 
 // update makes c.enc the encoding of msgs.
@@ -59,6 +72,9 @@ func (c *Cache) update(msgs []recovery.Message, encode Encoder) error {
 	keep := 0
 	for keep < len(msgs) && keep < len(c.msgs) && same(c.msgs[keep], msgs[keep]) {
 		keep++
+	}
+	if keep < len(c.msgs) || keep < len(msgs) {
+		c.body = nil
 	}
 	c.msgs, c.enc = c.msgs[:keep], c.enc[:keep]
 	for i := keep; i < len(msgs); i++ {
@@ -109,7 +125,7 @@ func (c *Cache) frameOf(h Head, build func() (Frame, error)) (Frame, error) {
 	if err != nil {
 		return Frame{}, err
 	}
-	c.head, c.frame = h, &f
+	c.head, c.frame, c.body = h, &f, nil
 	return f, nil
 }
 

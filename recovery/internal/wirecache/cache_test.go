@@ -86,3 +86,44 @@ func TestFrameBody(t *testing.T) {
 		t.Errorf("a skeleton without messages: %v", err)
 	}
 }
+
+func TestBodyResendIsTheSameSlice(t *testing.T) {
+	var c Cache
+	var enc counting
+	build := func(model string) func() (Frame, error) {
+		return func() (Frame, error) {
+			return Frame{Skeleton: []byte(`{"messages":[],"model":"` + model + `"}`)}, nil
+		}
+	}
+	a := []recovery.Message{{Role: "user", Text: "a"}}
+	ab := []recovery.Message{{Role: "user", Text: "a"}, {Role: "assistant", Text: "b"}}
+	steps := []struct {
+		name  string
+		model string
+		msgs  []recovery.Message
+		want  string
+		same  bool // the slice of the step before
+	}{
+		{"the first send", "m", a, `{"messages":["a"],"model":"m"}`, false},
+		{"a resend", "m", append([]recovery.Message(nil), a...), `{"messages":["a"],"model":"m"}`, true},
+		{"the next step", "m", ab, `{"messages":["a","b"],"model":"m"}`, false},
+		{"fewer messages", "m", a, `{"messages":["a"],"model":"m"}`, false},
+		{"another model", "n", a, `{"messages":["a"],"model":"n"}`, false},
+		{"a resend of it", "n", a, `{"messages":["a"],"model":"n"}`, true},
+		{"a changed message", "n", []recovery.Message{{Role: "user", Text: "z"}}, `{"messages":["z"],"model":"n"}`, false},
+	}
+	var last []byte
+	for _, s := range steps {
+		got, err := c.Body(Head{Model: s.model}, build(s.model), s.msgs, enc.encode)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if string(got) != s.want {
+			t.Errorf("%s: %s, want %s", s.name, got, s.want)
+		}
+		if same := last != nil && &got[0] == &last[0]; same != s.same {
+			t.Errorf("%s: the last body's slice again is %v, want %v", s.name, same, s.same)
+		}
+		last = got
+	}
+}
