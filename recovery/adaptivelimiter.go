@@ -20,16 +20,16 @@ import (
 // adaptive limiter grows and cuts on latency (Vegas-like), which a mock
 // whose answers take a fixed time cannot show.
 type AdaptiveLimiter struct {
-	Enabled bool
+	Enabled bool `yaml:"enabled"`
 	// InitialLimit is the limit before any answer; 0 means 20.
-	InitialLimit int
+	InitialLimit int `yaml:"initial_limit"`
 	// MinLimit is the least the limit is cut to; 0 means 1.
-	MinLimit int
+	MinLimit int `yaml:"min_limit"`
 	// MaxLimit is the most it grows to; 0 means 200.
-	MaxLimit int
+	MaxLimit int `yaml:"max_limit"`
 	// BackoffRatio multiplies the limit on a 429 or 529, from 0 to 1; 0
 	// means 0.9 (Netflix's default).
-	BackoffRatio float64
+	BackoffRatio float64 `yaml:"backoff_ratio"`
 }
 
 // SlotPoll is how often a request waiting for a slot of the adaptive

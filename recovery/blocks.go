@@ -42,7 +42,7 @@ type Rounds struct {
 	Max int `yaml:"max"`
 	// Retry lists the kinds that start a new round; nil means the kinds
 	// Strategy.Retry lists.
-	Retry []Kind `yaml:"retry,flow"`
+	Retry []Kind `yaml:"retry,flow,omitzero"`
 	// Backoff computes the wait before round i+1 (0 for the first new
 	// round). Its Running is not read.
 	Backoff Backoff `yaml:"backoff"`

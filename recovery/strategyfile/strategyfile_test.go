@@ -219,3 +219,19 @@ func TestFormatStatusesWritesAFullClassAsOneWord(t *testing.T) {
 		t.Errorf("FormatStatuses = %s, want 500,501", got)
 	}
 }
+
+// A field written with no value (null) keeps the base's value, as a field
+// left out does: the file is decoded onto a copy of the base.
+func TestANullFieldKeepsTheBase(t *testing.T) {
+	s, err := strategyfile.Parse("mine.yaml", []byte("base: claude-code\nattempts:\nbackoff:\n  cap: ~\nretry_after: {cap: 10s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recovery.ClaudeCode()
+	if s.Attempts != want.Attempts || s.Backoff != want.Backoff || s.RetryAfter.Honor != want.RetryAfter.Honor || s.RetryAfter.Cap != 10*time.Second {
+		t.Fatalf("got attempts %d, backoff %+v, retry_after %+v; want claude-code's with a cap of 10s", s.Attempts, s.Backoff, s.RetryAfter)
+	}
+	if recovery.ClaudeCode().RetryAfter.Cap != want.RetryAfter.Cap {
+		t.Fatal("decoding wrote over the preset itself")
+	}
+}
