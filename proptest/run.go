@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"slices"
 	"testing"
 
 	"pgregory.net/rapid"
@@ -77,13 +78,7 @@ func All() []Property {
 // The recommended presets (classify, classify-preflight, classify-fleet)
 // keep all of it.
 func Default() []Property {
-	var out []Property
-	for _, p := range All() {
-		if !p.OptIn {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(All(), func(p Property) bool { return p.OptIn })
 }
 
 // Check runs the default suite (Default) against strategies, each

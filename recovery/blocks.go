@@ -3,6 +3,7 @@ package recovery
 import (
 	"time"
 
+	"github.com/faultbench/faultbench/recovery/adaptivelimiter"
 	"github.com/faultbench/faultbench/recovery/circuitbreaker"
 	"github.com/faultbench/faultbench/recovery/loopguard"
 	"github.com/faultbench/faultbench/recovery/retrybudget"
@@ -11,6 +12,10 @@ import (
 // RetryBudget bounds the retries of all an Engine's turns together
 // (package retrybudget).
 type RetryBudget = retrybudget.Config
+
+// AdaptiveLimiter bounds the requests in flight on each model with a
+// limit learnt by AIMD (package adaptivelimiter).
+type AdaptiveLimiter = adaptivelimiter.Config
 
 // CircuitBreaker stops sending to a model that keeps answering
 // overloaded (package circuitbreaker).
@@ -28,8 +33,8 @@ const (
 
 // The blocks of a Strategy, each in the shape of its block in a strategy
 // file (docs/strategies.md). The cross-turn policies' blocks are beside
-// their state (ratelimiter.go, retrybudget.go, circuitbreaker.go,
-// adaptivelimiter.go); Backoff is in backoff.go.
+// their state (ratelimiter.go and the packages retrybudget,
+// circuitbreaker and adaptivelimiter); Backoff is in backoff.go.
 
 // Rounds wraps a step's attempts in an outer loop, as Codex's turn loop
 // (stream_max_retries) wraps its HTTP retries (request_max_retries): when
@@ -42,7 +47,7 @@ type Rounds struct {
 	Max int `yaml:"max"`
 	// Retry lists the kinds that start a new round; nil means the kinds
 	// Strategy.Retry lists.
-	Retry []Kind `yaml:"retry,flow"`
+	Retry []Kind `yaml:"retry,flow,omitzero"`
 	// Backoff computes the wait before round i+1 (0 for the first new
 	// round). Its Running is not read.
 	Backoff Backoff `yaml:"backoff"`

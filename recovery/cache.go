@@ -13,9 +13,9 @@ import (
 // ignores it, and one whose API wants marks (Anthropic's cache_control)
 // sends them. The zero PromptCache marks nothing.
 type PromptCache struct {
-	Breakpoints []Breakpoint
+	Breakpoints []Breakpoint `yaml:"breakpoints,flow"`
 	// TTL is the lifetime asked: CacheTTL5m (0 means it) or CacheTTL1h.
-	TTL time.Duration
+	TTL time.Duration `yaml:"ttl"`
 }
 
 // Breakpoint names a place in the prompt a cached prefix ends.

@@ -87,7 +87,8 @@
 // requests + a floor per window, Finagle's RetryBudget; beyond it
 // StopRetryBudget, without the wait), the AdaptiveLimiter (per model, an
 // AIMD in-flight limit, Netflix concurrency-limits' AIMDLimit; a request
-// waits for a slot, woken when one is freed on a WakeClock) and the RateLimiter (per model, it reads the
+// waits for a slot, woken when one is freed on a WakeClock;
+// recovery/adaptivelimiter) and the RateLimiter (per model, it reads the
 // rate-limit headers of every answer and holds a request until the
 // buckets can pay). A failure the breaker or the budget would refuse to
 // resend stops before the backoff wait. Every wait is on the engine's

@@ -42,7 +42,7 @@ func (s Strategy) Effective() Strategy {
 	s.RateLimiter.MaxWait = s.RateLimiter.maxWait()
 	s.RetryBudget = s.RetryBudget.Effective()
 	s.CircuitBreaker = s.CircuitBreaker.Effective()
-	s.AdaptiveLimiter = s.AdaptiveLimiter.effective()
+	s.AdaptiveLimiter = s.AdaptiveLimiter.Effective()
 	s.PromptCache.TTL = s.PromptCache.Lifetime()
 	return s
 }
@@ -99,12 +99,4 @@ func (c Compaction) effective() Compaction {
 		c.LearnedWindowRatio = 0.85
 	}
 	return c
-}
-
-func (a AdaptiveLimiter) effective() AdaptiveLimiter {
-	a.MinLimit = a.minLimit()
-	a.MaxLimit = a.maxLimit()
-	a.InitialLimit = a.initialLimit()
-	a.BackoffRatio = a.backoffRatio()
-	return a
 }

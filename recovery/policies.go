@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/faultbench/faultbench/recovery/adaptivelimiter"
 	"github.com/faultbench/faultbench/recovery/circuitbreaker"
 	"github.com/faultbench/faultbench/recovery/retrybudget"
 )
@@ -15,7 +16,7 @@ type policies struct {
 	limiter  rateLimiter
 	budget   retrybudget.Budget
 	breakers circuitbreaker.Breakers
-	slots    adaptiveLimiter
+	slots    adaptivelimiter.Limiters
 }
 
 // grant is what admit took for one attempt, to give back when it is
@@ -71,7 +72,7 @@ func (t *turn) admit(ctx context.Context) (g grant, send, next bool, res *Result
 		if err := t.holdForBuckets(ctx); err != nil {
 			giveBack()
 			if g.slot {
-				p.slots.release(s.AdaptiveLimiter, g.model, KindCancelled, g.sent, t.e.clock.Now())
+				p.slots.Release(s.AdaptiveLimiter, g.model, adaptivelimiter.Cancelled, g.sent, t.e.clock.Now())
 			}
 			return g, false, false, &t.res, err
 		}
@@ -89,7 +90,7 @@ func (t *turn) settle(g grant, f Failure) {
 		t.breakerEvent(p.breakers.Record(s.CircuitBreaker, t.req.Model, g.probe, breakerOutcome(f.Kind), now))
 	}
 	if g.slot {
-		if from, to := p.slots.release(s.AdaptiveLimiter, g.model, f.Kind, g.sent, now); from != to {
+		if from, to := p.slots.Release(s.AdaptiveLimiter, g.model, slotOutcome(f.Kind), g.sent, now); from != to {
 			verb := "grown"
 			if to < from {
 				verb = "cut"
@@ -141,7 +142,7 @@ func (t *turn) waitSlot(ctx context.Context) error {
 	cfg, model, slots := t.s.AdaptiveLimiter, t.req.Model, &t.e.pol.slots
 	wc, wakeable := t.e.clock.(WakeClock)
 	for {
-		ok, inflight, limit := slots.acquire(cfg, model)
+		ok, inflight, limit := slots.Acquire(cfg, model)
 		if ok {
 			return nil
 		}
@@ -153,7 +154,7 @@ func (t *turn) waitSlot(ctx context.Context) error {
 			continue
 		}
 		if err := t.holdWoken(ctx, wc, reason); err != nil {
-			slots.kick(cfg, model) // a wake-up it got goes to the next in line
+			slots.Kick(cfg, model) // a wake-up it got goes to the next in line
 			return err
 		}
 	}
@@ -208,7 +209,7 @@ func (t *turn) holdWoken(ctx context.Context, wc WakeClock, reason string) error
 	}
 	cfg, model, slots := t.s.AdaptiveLimiter, t.req.Model, &t.e.pol.slots
 	start := wc.Now()
-	err := wc.SleepWake(ctx, slotWake, func(wake func() bool) { slots.enlist(cfg, model, wake) })
+	err := wc.SleepWake(ctx, slotWake, func(wake func() bool) { slots.Enlist(cfg, model, wake) })
 	t.e.observe(Event{Type: EventHold, Time: start, Attempt: t.res.Attempts, Wait: wc.Now().Sub(start), Reason: reason})
 	if err != nil {
 		_, gerr := t.cancelled(err)
@@ -227,3 +228,24 @@ func breakerOutcome(k Kind) circuitbreaker.Outcome {
 	}
 	return circuitbreaker.Answered
 }
+
+// slotOutcome is what an answer of kind k tells the adaptive limiter.
+func slotOutcome(k Kind) adaptivelimiter.Outcome {
+	switch k {
+	case KindCancelled:
+		return adaptivelimiter.Cancelled
+	case KindRateLimit, KindOverloaded:
+		return adaptivelimiter.Refused
+	}
+	return adaptivelimiter.Answered
+}
+
+// SlotPoll is how often a request waiting for a slot of the adaptive
+// limiter looks again on a Clock that is not a WakeClock: a wait on the
+// clock, so that under a virtual clock the other turns run meanwhile.
+const SlotPoll = 50 * time.Millisecond
+
+// slotWake is the longest a request waits on a WakeClock for a slot
+// before it looks again unwoken: a freed slot wakes it, so this only
+// bounds a wait whose wake-up went to a request that then gave up.
+const slotWake = time.Minute

@@ -211,17 +211,11 @@ var _ = Describe("The retry budget", func() {
 	It("grows with the requests: 0.5 × 5 requests is 2 retries", func() {
 		s := classifyOnly()
 		s.RetryBudget = recovery.RetryBudget{Enabled: true, Ratio: 0.5, Window: time.Hour}
-		failing := false
-		f := newFleet(s, func(int, time.Time, recovery.Request) answer {
-			if failing {
-				return overloaded
-			}
-			return ok("fine")
-		})
+		f, failing := budgetFleet(s)
 		for range 4 {
 			f.turn("m")
 		}
-		failing = true
+		*failing = true
 		sent, stop := f.turn("m")
 		Expect([]any{sent, stop}).To(Equal([]any{3, recovery.StopRetryBudget}))
 		_, err := f.e.Do(context.Background(), turnOf("m", 100, 1, 50))
@@ -234,28 +228,22 @@ var _ = Describe("The retry budget", func() {
 	It("earns nothing in a new window from the requests of the windows before", func() {
 		s := classifyOnly()
 		s.RetryBudget = recovery.RetryBudget{Enabled: true, Ratio: 0.5, Window: time.Minute}
-		failing := false
-		f := newFleet(s, func(int, time.Time, recovery.Request) answer {
-			if failing {
-				return overloaded
-			}
-			return ok("fine")
-		})
+		f, failing := budgetFleet(s)
 		for range 4 {
 			sent, stop := f.turn("m")
 			Expect([]any{sent, stop}).To(Equal([]any{1, recovery.Stop("")}))
 		}
 		f.clk.Advance(time.Minute)
-		failing = true
+		*failing = true
 		sent, stop := f.turn("m")
 		Expect([]any{sent, stop}).To(Equal([]any{1, recovery.StopRetryBudget}),
 			"one request in the new window earns 0.5 of a retry: none")
 		f.clk.Advance(time.Minute)
-		failing = false
+		*failing = false
 		for range 3 {
 			f.turn("m")
 		}
-		failing = true
+		*failing = true
 		sent, stop = f.turn("m")
 		Expect([]any{sent, stop}).To(Equal([]any{3, recovery.StopRetryBudget}),
 			"four requests in this window earn 2 retries, whatever earlier windows counted")
@@ -384,3 +372,15 @@ var _ = Describe("The adaptive limiter", func() {
 		Expect(limits[0].Reason).To(Equal("m: in-flight limit cut from 8 to 4 on rate_limit"))
 	})
 })
+
+// budgetFleet is a fleet under s whose model answers until *failing is
+// set, then answers overloaded.
+func budgetFleet(s recovery.Strategy) (*fleet, *bool) {
+	failing := new(bool)
+	return newFleet(s, func(int, time.Time, recovery.Request) answer {
+		if *failing {
+			return overloaded
+		}
+		return ok("fine")
+	}), failing
+}

@@ -32,12 +32,12 @@ import (
 // It is failsafe-go's ratelimiter turned around: that one refills at a
 // rate it is configured with; this one learns the rate from the server.
 type RateLimiter struct {
-	Enabled bool
+	Enabled bool `yaml:"enabled"`
 	// MaxWait bounds how long one request is held in all; 0 means 2 min
 	// (a bucket measured per minute is full again within a minute, plus
 	// rounding). Past it the request is sent anyway, and the server's
 	// answer and the retry policy decide.
-	MaxWait time.Duration
+	MaxWait time.Duration `yaml:"max_wait"`
 }
 
 func (r RateLimiter) maxWait() time.Duration {

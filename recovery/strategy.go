@@ -18,7 +18,7 @@ type Strategy struct {
 	Name string `yaml:"name"`
 	// Description says in a sentence what the policy is and where it comes
 	// from; `faultbench strategies` prints it.
-	Description string `yaml:"description"`
+	Description string `yaml:"description,omitempty"`
 
 	// Classify makes the engine read each failure (docs/classification.md) and act on its
 	// kind. Without it, every failure is retried alike and any HTTP 200 is

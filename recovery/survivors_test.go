@@ -47,18 +47,7 @@ func (c *cancellingClock) Sleep(ctx context.Context, d time.Duration) error {
 // could see.
 var _ = Describe("what earlier tests could not tell apart", func() {
 	It("compaction keeps the newest messages and summarises the oldest", func() {
-		req := distinct("m", 4000, 12, 1000)
-		var summary recovery.Request
-		o := play(recovery.Classifying(), req, func(n int, r recovery.Request) answer {
-			if r.Purpose == recovery.PurposeRepair {
-				summary = r
-				return ok("the summary")
-			}
-			if n == 1 {
-				return apiErr(400, anthropicBody("invalid_request_error", "prompt is too long: 250000 tokens > 200000 maximum"))
-			}
-			return ok("fits")
-		})
+		o, summary := compactOnce(distinct("m", 4000, 12, 1000), "prompt is too long: 250000 tokens > 200000 maximum")
 		Expect(o.err).NotTo(HaveOccurred())
 		after := o.sent[len(o.sent)-1]
 		Expect(after.Messages).To(HaveLen(7), "the summary and the 6 most recent")
@@ -70,18 +59,7 @@ var _ = Describe("what earlier tests could not tell apart", func() {
 	})
 
 	It("trims the summary request to the window, dropping the oldest", func() {
-		req := distinct("m", 4000, 30, 1000)
-		var summary recovery.Request
-		o := play(recovery.Classifying(), req, func(n int, r recovery.Request) answer {
-			if r.Purpose == recovery.PurposeRepair {
-				summary = r
-				return ok("the summary")
-			}
-			if n == 1 {
-				return apiErr(400, anthropicBody("invalid_request_error", "prompt is too long: 30100 tokens > 20000 maximum"))
-			}
-			return ok("fits")
-		})
+		o, summary := compactOnce(distinct("m", 4000, 30, 1000), "prompt is too long: 30100 tokens > 20000 maximum")
 		Expect(o.err).NotTo(HaveOccurred())
 		Expect(recovery.CountTokens(summary) + summary.MaxTokens).To(BeNumerically("<=", 20000))
 		Expect(summary.Messages[0].Text).NotTo(HavePrefix("message 0 "))
@@ -179,3 +157,21 @@ var _ = Describe("what earlier tests could not tell apart", func() {
 		Expect(o.sent[1].MaxTokens).To(Equal(8192))
 	})
 })
+
+// compactOnce plays req under classify against a model that refuses the
+// first request with the overflow msg, then answers: the outcome, and the
+// summarisation request the compaction sent.
+func compactOnce(req recovery.Request, msg string) (outcome, recovery.Request) {
+	var summary recovery.Request
+	o := play(recovery.Classifying(), req, func(n int, r recovery.Request) answer {
+		if r.Purpose == recovery.PurposeRepair {
+			summary = r
+			return ok("the summary")
+		}
+		if n == 1 {
+			return apiErr(400, anthropicBody("invalid_request_error", msg))
+		}
+		return ok("fits")
+	})
+	return o, summary
+}

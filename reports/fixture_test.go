@@ -32,19 +32,26 @@ func turn(n int, model string, maxTokens, input, output, status int, kind string
 		OutputTokens: output, Status: status, Kind: kind, WaitBeforeMS: waitMS, AtMS: atMS}
 }
 
+// blindTurns are blind's five failed attempts of input tokens each, every
+// one answered status (kind), with its doubling backoff from 1 s.
+func blindTurns(input, status int, kind string) []ledger.Attempt {
+	var out []ledger.Attempt
+	var wait, at int64
+	for n := 1; n <= 5; n++ {
+		out = append(out, turn(n, "primary", 4096, input, 0, status, kind, wait, at))
+		wait = max(2*wait, 1_000)
+		at += wait
+	}
+	return out
+}
+
 func fixtureReport() ledger.Report {
 	return ledger.Report{Seed: 42, Results: []ledger.Result{
 		{
 			Scenario: overloadScenario, Strategy: "blind",
 			Outcome: ledger.OutcomeFailed, Reason: "overloaded_error after 5 attempts",
 			Attempts: 5, WaitMS: 31_000, SubmittedInputTokens: 520_000, Steps: 1,
-			AttemptsLog: []ledger.Attempt{
-				turn(1, "primary", 4096, 104_000, 0, 529, "overloaded", 0, 0),
-				turn(2, "primary", 4096, 104_000, 0, 529, "overloaded", 1_000, 1_000),
-				turn(3, "primary", 4096, 104_000, 0, 529, "overloaded", 2_000, 3_000),
-				turn(4, "primary", 4096, 104_000, 0, 529, "overloaded", 4_000, 7_000),
-				turn(5, "primary", 4096, 104_000, 0, 529, "overloaded", 8_000, 15_000),
-			},
+			AttemptsLog: blindTurns(104_000, 529, "overloaded"),
 		},
 		{
 			Scenario: overloadScenario, Strategy: "classify",
@@ -63,13 +70,7 @@ func fixtureReport() ledger.Report {
 			Scenario: overflowScenario, Strategy: "blind",
 			Outcome: ledger.OutcomeFailed, Reason: "prompt is too long: 210000 tokens > 200000 maximum",
 			Attempts: 5, WaitMS: 31_000, SubmittedInputTokens: 1_050_000, Steps: 1,
-			AttemptsLog: []ledger.Attempt{
-				turn(1, "primary", 4096, 210_000, 0, 400, "context_overflow", 0, 0),
-				turn(2, "primary", 4096, 210_000, 0, 400, "context_overflow", 1_000, 1_000),
-				turn(3, "primary", 4096, 210_000, 0, 400, "context_overflow", 2_000, 3_000),
-				turn(4, "primary", 4096, 210_000, 0, 400, "context_overflow", 4_000, 7_000),
-				turn(5, "primary", 4096, 210_000, 0, 400, "context_overflow", 8_000, 15_000),
-			},
+			AttemptsLog: blindTurns(210_000, 400, "context_overflow"),
 			// RepairLog left nil on purpose: it must still render as [].
 		},
 		{

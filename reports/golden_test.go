@@ -7,6 +7,8 @@ import (
 
 	. "github.com/onsi/ginkgo/v2"
 	. "github.com/onsi/gomega"
+
+	"github.com/faultbench/faultbench/ledger"
 )
 
 // expectGolden compares got with testdata/name, or rewrites the file when
@@ -30,44 +32,36 @@ var _ = Describe("golden output", func() {
 		expectGolden("report.table.golden", buf.Bytes())
 	})
 
-	DescribeTable("renders the fixture with broken budgets and a baseline",
-		func(format, golden string) {
+	// Each fixture in every format: the report, the options, the golden
+	// file of each format.
+	verdict := func() (ledger.Report, Options) { return fixtureReport(), verdictOptions() }
+	fleet := func() (ledger.Report, Options) { return fleetReport(), fleetOptions() }
+	priced := func() (ledger.Report, Options) {
+		return pricedReport(), Options{Descriptions: fixtureDescriptions}
+	}
+	DescribeTable("renders a fixture",
+		func(fixture func() (ledger.Report, Options), format, golden string) {
 			var buf bytes.Buffer
-			Expect(Write(&buf, format, fixtureReport(), verdictOptions())).To(Succeed())
+			r, opts := fixture()
+			Expect(Write(&buf, format, r, opts)).To(Succeed())
 			expectGolden(golden, buf.Bytes())
 		},
-		Entry("as tables", FormatTable, "verdict.table.golden"),
-		Entry("as Markdown", FormatMarkdown, "verdict.md.golden"),
-		Entry("as CSV", FormatCSV, "verdict.csv.golden"),
-		Entry("as JUnit XML", FormatJUnit, "verdict.junit.xml.golden"),
-		Entry("as HTML", FormatHTML, "verdict.html.golden"),
-	)
-
-	DescribeTable("renders a fleet's figures",
-		func(format, golden string) {
-			var buf bytes.Buffer
-			Expect(Write(&buf, format, fleetReport(), fleetOptions())).To(Succeed())
-			expectGolden(golden, buf.Bytes())
-		},
-		Entry("as tables", FormatTable, "fleet.table.golden"),
-		Entry("as Markdown", FormatMarkdown, "fleet.md.golden"),
-		Entry("as CSV", FormatCSV, "fleet.csv.golden"),
-		Entry("as JUnit XML", FormatJUnit, "fleet.junit.xml.golden"),
-		Entry("as HTML", FormatHTML, "fleet.html.golden"),
-		Entry("as JSON", FormatJSON, "fleet.json.golden"),
-	)
-
-	DescribeTable("renders a priced scenario's cost",
-		func(format, golden string) {
-			var buf bytes.Buffer
-			Expect(Write(&buf, format, pricedReport(), Options{Descriptions: fixtureDescriptions})).To(Succeed())
-			expectGolden(golden, buf.Bytes())
-		},
-		Entry("as tables", FormatTable, "priced.table.golden"),
-		Entry("as Markdown", FormatMarkdown, "priced.md.golden"),
-		Entry("as CSV", FormatCSV, "priced.csv.golden"),
-		Entry("as JUnit XML", FormatJUnit, "priced.junit.xml.golden"),
-		Entry("as HTML", FormatHTML, "priced.html.golden"),
+		Entry("with broken budgets and a baseline, as tables", verdict, FormatTable, "verdict.table.golden"),
+		Entry("with broken budgets and a baseline, as Markdown", verdict, FormatMarkdown, "verdict.md.golden"),
+		Entry("with broken budgets and a baseline, as CSV", verdict, FormatCSV, "verdict.csv.golden"),
+		Entry("with broken budgets and a baseline, as JUnit XML", verdict, FormatJUnit, "verdict.junit.xml.golden"),
+		Entry("with broken budgets and a baseline, as HTML", verdict, FormatHTML, "verdict.html.golden"),
+		Entry("of a fleet, as tables", fleet, FormatTable, "fleet.table.golden"),
+		Entry("of a fleet, as Markdown", fleet, FormatMarkdown, "fleet.md.golden"),
+		Entry("of a fleet, as CSV", fleet, FormatCSV, "fleet.csv.golden"),
+		Entry("of a fleet, as JUnit XML", fleet, FormatJUnit, "fleet.junit.xml.golden"),
+		Entry("of a fleet, as HTML", fleet, FormatHTML, "fleet.html.golden"),
+		Entry("of a fleet, as JSON", fleet, FormatJSON, "fleet.json.golden"),
+		Entry("with a priced scenario's cost, as tables", priced, FormatTable, "priced.table.golden"),
+		Entry("with a priced scenario's cost, as Markdown", priced, FormatMarkdown, "priced.md.golden"),
+		Entry("with a priced scenario's cost, as CSV", priced, FormatCSV, "priced.csv.golden"),
+		Entry("with a priced scenario's cost, as JUnit XML", priced, FormatJUnit, "priced.junit.xml.golden"),
+		Entry("with a priced scenario's cost, as HTML", priced, FormatHTML, "priced.html.golden"),
 	)
 
 	It("renders the fixture as JSON", func() {

@@ -32,7 +32,7 @@ func TestAPresetPrintedAsAFileRunsBesideThePreset(t *testing.T) {
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	if !strings.HasPrefix(out, "# ") || !strings.Contains(out, "\nname: \"classify-custom\"\n") {
+	if !strings.HasPrefix(out, "# ") || !strings.Contains(out, "\nname: classify-custom\n") {
 		t.Fatalf("want a comment and the name classify-custom:\n%s", out)
 	}
 	file := filepath.Join(t.TempDir(), "mine.yaml")

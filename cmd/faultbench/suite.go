@@ -35,42 +35,32 @@ func suiteFiles(dir string) ([]string, error) {
 // builtInScenarios parses the built-in suite's scenarios; each is named by
 // the path `faultbench init` writes it to.
 func builtInScenarios() ([]*scenario.Scenario, error) {
-	files, err := suiteFiles("scenarios")
-	if err != nil {
-		return nil, err
-	}
-	var out []*scenario.Scenario
-	for _, f := range files {
-		data, err := fs.ReadFile(faultbench.Suite(), f)
-		if err != nil {
-			return nil, fmt.Errorf("built-in suite: %w", err)
-		}
-		sc, err := scenario.Parse(f, data)
-		if err != nil {
-			return nil, fmt.Errorf("built-in suite: %w", err)
-		}
-		out = append(out, sc)
-	}
-	return out, nil
+	return parseSuite("scenarios", scenario.Parse)
 }
 
 // builtInStrategies parses the built-in suite's example strategies.
 func builtInStrategies() ([]recovery.Strategy, error) {
-	files, err := suiteFiles("strategies")
+	return parseSuite("strategies", strategyfile.Parse)
+}
+
+// parseSuite parses every file of the built-in suite's folder dir with
+// parse, in name order.
+func parseSuite[T any](dir string, parse func(file string, data []byte) (T, error)) ([]T, error) {
+	files, err := suiteFiles(dir)
 	if err != nil {
 		return nil, err
 	}
-	var out []recovery.Strategy
+	var out []T
 	for _, f := range files {
 		data, err := fs.ReadFile(faultbench.Suite(), f)
 		if err != nil {
 			return nil, fmt.Errorf("built-in suite: %w", err)
 		}
-		s, err := strategyfile.Parse(f, data)
+		v, err := parse(f, data)
 		if err != nil {
 			return nil, fmt.Errorf("built-in suite: %w", err)
 		}
-		out = append(out, s)
+		out = append(out, v)
 	}
 	return out, nil
 }

@@ -76,6 +76,7 @@ func TestLayering(t *testing.T) {
 		{"recovery", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"recovery/loopguard", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"recovery/circuitbreaker", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
+		{"recovery/adaptivelimiter", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"recovery/retrybudget", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"recovery/anthropic", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
 		{"recovery/openai", []string{"mockllm", "harness", "ledger", "scenario", "reports", "proptest", "cmd"}},
@@ -116,7 +117,7 @@ var floors = map[string][]string{
 	".":                       {},
 	"internal/...":            {"internal"},
 	"recovery/loopguard":      {"internal"},
-	"recovery":                {"internal", "recovery/circuitbreaker", "recovery/loopguard", "recovery/retrybudget"},
+	"recovery":                {"internal", "recovery/adaptivelimiter", "recovery/circuitbreaker", "recovery/loopguard", "recovery/retrybudget"},
 	"recovery/circuitbreaker": {"internal"},
 	"recovery/retrybudget":    {"internal"},
 	"recovery/internal/...":   {"internal", "recovery", "recovery/internal"},
@@ -136,6 +137,10 @@ var floors = map[string][]string{
 	"proptest":                {"internal", "harness", "ledger", "proptest/property", "recovery", "scenario"},
 	"explore":                 {"internal", "harness", "ledger", "mockllm", "proptest/property", "recovery", "scenario"},
 	"cmd/...":                 {"."},
+
+	// A cross-turn policy in its own folder, as circuitbreaker and
+	// retrybudget are.
+	"recovery/adaptivelimiter": {"internal"},
 }
 
 // floorOf is the rule of pkg, and whether it has one.

@@ -47,13 +47,7 @@ func All() []Property {
 // opt-in ones. classify, classify-preflight and classify-fleet keep every
 // one of them.
 func Default() []Property {
-	var out []Property
-	for _, p := range All() {
-		if !p.OptIn {
-			out = append(out, p)
-		}
-	}
-	return out
+	return slices.DeleteFunc(All(), func(p Property) bool { return p.OptIn })
 }
 
 // broken is a property's error: what happened, then the setting.

@@ -12,6 +12,7 @@ import (
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
 
+	"github.com/faultbench/faultbench/internal/excerpt"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
@@ -229,7 +230,7 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 	}
 	if out.Message == "" && !valid {
 		// A proxy's plain-text or HTML page: its words are all there is.
-		out.Message = truncate(strings.TrimSpace(raw), maxRawMessage)
+		out.Message = excerpt.Prefix(strings.TrimSpace(raw), maxRawMessage)
 	}
 	if e.Response != nil {
 		out.Header = e.Response.Header
@@ -238,15 +239,4 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 		}
 	}
 	return out
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	// Cut on a rune boundary.
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

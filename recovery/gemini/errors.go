@@ -10,6 +10,7 @@ import (
 
 	"google.golang.org/genai"
 
+	"github.com/faultbench/faultbench/internal/excerpt"
 	"github.com/faultbench/faultbench/recovery"
 )
 
@@ -62,7 +63,7 @@ func apiError(e genai.APIError, httpResp *http.Response, err error) *recovery.AP
 	} else if e.Message != "" && e.Details == nil {
 		// A body that is not Google's error JSON (a proxy's page): the SDK
 		// hands back its text.
-		out.Message = truncate(strings.TrimSpace(e.Message), maxRawMessage)
+		out.Message = excerpt.Prefix(strings.TrimSpace(e.Message), maxRawMessage)
 	}
 	if httpResp != nil {
 		out.Header = httpResp.Header
@@ -138,14 +139,4 @@ func messageDelay(msg string) time.Duration {
 	}
 	d, _ := parseDelay(m[1])
 	return d
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
 }

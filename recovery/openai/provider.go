@@ -12,6 +12,7 @@ import (
 	sdk "github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
 
+	"github.com/faultbench/faultbench/internal/excerpt"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
@@ -252,15 +253,5 @@ func rawText(r *http.Response) string {
 		return ""
 	}
 	b, _ := io.ReadAll(io.LimitReader(r.Body, maxRawMessage+4))
-	return truncate(strings.TrimSpace(string(b)), maxRawMessage)
-}
-
-func truncate(s string, n int) string {
-	if len(s) <= n {
-		return s
-	}
-	for n > 0 && n < len(s) && s[n]&0xC0 == 0x80 {
-		n--
-	}
-	return s[:n]
+	return excerpt.Prefix(strings.TrimSpace(string(b)), maxRawMessage)
 }

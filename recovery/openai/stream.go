@@ -12,6 +12,7 @@ import (
 	"github.com/openai/openai-go/v3/option"
 	"github.com/openai/openai-go/v3/packages/ssestream"
 
+	"github.com/faultbench/faultbench/internal/excerpt"
 	"github.com/faultbench/faultbench/recovery"
 	"github.com/faultbench/faultbench/recovery/internal/wirecache"
 )
@@ -81,10 +82,10 @@ func eventError(resp *http.Response, ev *ssestream.StreamError) *recovery.APIErr
 	}
 	out := &recovery.APIError{StatusCode: resp.StatusCode, Header: resp.Header, RequestID: resp.Header.Get("x-request-id"), Err: ev}
 	if json.Unmarshal(ev.Event.Data, &body) != nil {
-		out.Message = truncate(ev.Message, maxRawMessage)
+		out.Message = excerpt.Prefix(ev.Message, maxRawMessage)
 		return out
 	}
-	out.Type, out.Message = body.Error.Type, truncate(body.Error.Message, maxRawMessage)
+	out.Type, out.Message = body.Error.Type, excerpt.Prefix(body.Error.Message, maxRawMessage)
 	if code, ok := body.Error.Code.(string); ok {
 		out.Code = code
 	}

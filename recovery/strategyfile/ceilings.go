@@ -4,6 +4,8 @@ import (
 	"fmt"
 	"math"
 	"time"
+
+	"github.com/faultbench/faultbench/recovery"
 )
 
 // The ceilings on a strategy file's values. A strategy runs on a virtual
@@ -44,6 +46,74 @@ const (
 	MaxConcurrency = 10_000
 )
 
+// problem is a value out of range, at a field path.
+type problem struct {
+	path string // goccy path: $.backoff.factor
+	msg  string
+}
+
+// check checks every value of s against its range and ceiling. A preset
+// passes every check, so a problem is in what the file set.
+func check(s recovery.Strategy) []problem {
+	var c checker
+	c.count("$.attempts", s.Attempts, MaxAttempts)
+	c.count("$.turn_attempts", s.TurnAttempts, MaxAttempts)
+	c.count("$.step_cap", s.StepCap, MaxSteps)
+	c.wait("$.wait_budget", s.WaitBudget)
+	c.wait("$.persistent_cap", s.PersistentCap)
+	c.heartbeat("$.heartbeat", s.Heartbeat)
+	c.backoff("$.backoff", s.Backoff)
+	c.wait("$.retry_after.cap", s.RetryAfter.Cap)
+	c.ratio("$.retry_after.jitter", s.RetryAfter.Jitter)
+	c.count("$.rounds.max", s.Rounds.Max, MaxAttempts)
+	c.backoff("$.rounds.backoff", s.Rounds.Backoff)
+	c.count("$.fallback.after", s.Fallback.After, MaxAttempts)
+	e := s.Escalation
+	c.factor("$.escalation.factor", e.Factor, 0, "or 1, which turn escalation off")
+	c.count("$.escalation.max", e.Max, MaxAttempts)
+	c.count("$.escalation.ceiling", e.Ceiling, MaxTokens)
+	c.count("$.adjust.buffer", s.Adjust.Buffer, MaxTokens)
+	c.count("$.adjust.floor", s.Adjust.Floor, MaxTokens)
+	cp := s.Compaction
+	c.count("$.compaction.keep_recent", cp.KeepRecent, MaxTokens)
+	c.count("$.compaction.max", cp.Max, MaxAttempts)
+	c.count("$.compaction.summary_max_tokens", cp.SummaryMaxTokens, MaxTokens)
+	c.ratio("$.compaction.learned_window_ratio", cp.LearnedWindowRatio)
+	c.ratio("$.compaction.too_large_as_overflow", cp.TooLargeAsOverflow)
+	g := s.LoopGuard
+	for _, t := range []struct {
+		name string
+		v    int
+	}{
+		{"window", g.Window}, {"repeat_warn", g.RepeatWarn}, {"repeat_break", g.RepeatBreak},
+		{"ping_pong_warn", g.PingPongWarn}, {"ping_pong_break", g.PingPongBreak},
+		{"no_progress_warn", g.NoProgressWarn}, {"no_progress_break", g.NoProgressBreak},
+	} {
+		c.count("$.loop_guard."+t.name, t.v, MaxAttempts)
+	}
+	c.wait("$.rate_limiter.max_wait", s.RateLimiter.MaxWait)
+	c.ratio("$.retry_budget.ratio", s.RetryBudget.Ratio)
+	c.count("$.retry_budget.min_retries", s.RetryBudget.MinRetries, MaxAttempts)
+	c.wait("$.retry_budget.window", s.RetryBudget.Window)
+	c.count("$.circuit_breaker.failure_threshold", s.CircuitBreaker.FailureThreshold, MaxAttempts)
+	c.wait("$.circuit_breaker.delay", s.CircuitBreaker.Delay)
+	a := s.AdaptiveLimiter
+	c.count("$.adaptive_limiter.initial_limit", a.InitialLimit, MaxConcurrency)
+	c.count("$.adaptive_limiter.min_limit", a.MinLimit, MaxConcurrency)
+	c.count("$.adaptive_limiter.max_limit", a.MaxLimit, MaxConcurrency)
+	c.ratio("$.adaptive_limiter.backoff_ratio", a.BackoffRatio)
+	if a.BackoffRatio == 1 {
+		c.bad("$.adaptive_limiter.backoff_ratio", "must be below 1 (1 would never cut the limit; 0 takes the default 0.9), got 1")
+	}
+	if a.MaxLimit > 0 && a.MinLimit > a.MaxLimit {
+		c.bad("$.adaptive_limiter.min_limit", "must be <= max_limit (%d), got %d", a.MaxLimit, a.MinLimit)
+	}
+	if ttl := s.PromptCache.TTL; ttl != 0 && ttl != recovery.CacheTTL5m && ttl != recovery.CacheTTL1h {
+		c.bad("$.prompt_cache.ttl", "a cache lifetime is 5m or 1h, got %s", ttl)
+	}
+	return c.probs
+}
+
 // checker collects the problems of range of a strategy file.
 type checker struct{ probs []problem }
 
@@ -52,56 +122,63 @@ func (c *checker) bad(path, format string, args ...any) {
 }
 
 // count checks a whole number from 0 to ceiling.
-func (c *checker) count(path string, v *int, ceiling int) {
+func (c *checker) count(path string, v int, ceiling int) {
 	switch {
-	case v == nil:
-	case *v < 0:
-		c.bad(path, "must be >= 0, got %d", *v)
-	case *v > ceiling:
-		c.bad(path, "must be <= %d (the ceiling), got %d", ceiling, *v)
+	case v < 0:
+		c.bad(path, "must be >= 0, got %d", v)
+	case v > ceiling:
+		c.bad(path, "must be <= %d (the ceiling), got %d", ceiling, v)
 	}
 }
 
 // wait checks a duration against MaxWait (durations are never negative:
-// the decoder refuses them).
-func (c *checker) wait(path string, d *duration) {
-	if d != nil && time.Duration(*d) > MaxWait {
-		c.bad(path, "must be <= %s (the ceiling on waits), got %s", MaxWait, time.Duration(*d))
+// the reader refuses them).
+func (c *checker) wait(path string, d time.Duration) {
+	if d > MaxWait {
+		c.bad(path, "must be <= %s (the ceiling on waits), got %s", MaxWait, d)
 	}
 }
 
 // heartbeat checks a heartbeat: 0 (none), or MinHeartbeat to MaxWait.
-func (c *checker) heartbeat(path string, d *duration) {
-	if d != nil && *d != 0 && time.Duration(*d) < MinHeartbeat {
-		c.bad(path, "must be 0 (none) or >= %s (the floor on heartbeats), got %s", MinHeartbeat, time.Duration(*d))
+func (c *checker) heartbeat(path string, d time.Duration) {
+	if d != 0 && d < MinHeartbeat {
+		c.bad(path, "must be 0 (none) or >= %s (the floor on heartbeats), got %s", MinHeartbeat, d)
 		return
 	}
 	c.wait(path, d)
 }
 
+// backoff checks a backoff block at path.
+func (c *checker) backoff(path string, b recovery.Backoff) {
+	c.wait(path+".base", b.Base)
+	c.wait(path+".cap", b.Cap)
+	c.factor(path+".factor", b.Factor, 1, "for the default 2")
+	c.ratio(path+".jitter_ratio", b.JitterRatio)
+}
+
 // finite checks that a number is one: .nan and .inf are refused.
-func (c *checker) finite(path string, v *float64) bool {
-	if v != nil && (math.IsNaN(*v) || math.IsInf(*v, 0)) {
-		c.bad(path, "must be a finite number, got %v", *v)
+func (c *checker) finite(path string, v float64) bool {
+	if math.IsNaN(v) || math.IsInf(v, 0) {
+		c.bad(path, "must be a finite number, got %v", v)
 		return false
 	}
 	return true
 }
 
 // ratio checks a number from 0 to 1.
-func (c *checker) ratio(path string, v *float64) {
-	if c.finite(path, v) && v != nil && (*v < 0 || *v > 1) {
-		c.bad(path, "must be from 0 to 1, got %v", *v)
+func (c *checker) ratio(path string, v float64) {
+	if c.finite(path, v) && (v < 0 || v > 1) {
+		c.bad(path, "must be from 0 to 1, got %v", v)
 	}
 }
 
 // factor checks a growth factor: lo (or 0 for the default) to MaxFactor.
-func (c *checker) factor(path string, v *float64, lo float64, zero string) {
+func (c *checker) factor(path string, v float64, lo float64, zero string) {
 	switch {
-	case !c.finite(path, v) || v == nil:
-	case *v != 0 && *v < lo:
-		c.bad(path, "must be >= %g (or 0 %s), got %v", lo, zero, *v)
-	case *v > MaxFactor:
-		c.bad(path, "must be <= %d (the ceiling on factors), got %v", MaxFactor, *v)
+	case !c.finite(path, v):
+	case v != 0 && v < lo:
+		c.bad(path, "must be >= %g (or 0 %s), got %v", lo, zero, v)
+	case v > MaxFactor:
+		c.bad(path, "must be <= %d (the ceiling on factors), got %v", MaxFactor, v)
 	}
 }

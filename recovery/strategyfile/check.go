@@ -9,10 +9,10 @@ import (
 
 	"github.com/goccy/go-yaml"
 	"github.com/goccy/go-yaml/ast"
-	"github.com/goccy/go-yaml/token"
 
 	"github.com/faultbench/faultbench/internal/excerpt"
 	"github.com/faultbench/faultbench/internal/yamlhint"
+	"github.com/faultbench/faultbench/recovery"
 )
 
 // maxProblems bounds the problems one file reports, as the scenario
@@ -20,27 +20,30 @@ import (
 // lines of log.
 const maxProblems = 100
 
-// nodeUnmarshaler is what the file's own value types implement.
-type nodeUnmarshaler interface{ UnmarshalYAML(ast.Node) error }
+// file is a strategy file: a preset to start from, and the strategy's own
+// fields, which the decoder writes over a copy of the preset.
+type file struct {
+	Base              string `yaml:"base"`
+	recovery.Strategy `yaml:",inline"`
+}
 
-// checkTree walks the file against the fields of doc and returns every
-// unknown field (with the field it probably meant) and every value of the
-// wrong type, each with its line and field path, sorted by position:
-// what the decoder would report one at a time.
-func checkTree(file string, tree *ast.File) []*Error {
-	c := treeChecker{file: file, tree: tree}
-	for _, d := range tree.Docs {
-		if d != nil && d.Body != nil {
-			c.walk(d.Body, reflect.TypeFor[doc](), "")
-		}
-	}
+// checkTree walks the body of a strategy file against the fields of file
+// and returns the body to decode and every unknown field (with the field
+// it probably meant) and every value of the wrong type, each with its line
+// and field path, sorted by position: what the decoder would report one
+// at a time. In the body returned, a value of the wrong type and a null
+// are left out, so that the rest of the file decodes (and its ranges are
+// checked too), and a field set to null keeps the base's value.
+func checkTree(name string, tree *ast.File, body ast.Node) (ast.Node, []*Error) {
+	c := treeChecker{file: name, tree: tree}
+	body = c.walk(body, reflect.TypeFor[file](), "")
 	slices.SortStableFunc(c.errs, func(a, b *Error) int {
 		return cmp.Or(cmp.Compare(a.Line, b.Line), cmp.Compare(a.Column, b.Column))
 	})
 	if len(c.errs) > maxProblems {
 		c.errs = c.errs[:maxProblems]
 	}
-	return c.errs
+	return body, c.errs
 }
 
 type treeChecker struct {
@@ -56,80 +59,91 @@ func (c *treeChecker) add(n ast.Node, field, msg string) {
 }
 
 // walk checks node n against the Go type t of the field at path
-// ("retry_after.cap"; "" for the file itself). It reports whether n is a
-// value of the wrong type, which its parent then clears to null, so that
-// the rest of the file decodes and its ranges are checked too.
-func (c *treeChecker) walk(n ast.Node, t reflect.Type, path string) (wrong bool) {
+// ("retry_after.cap"; "" for the file itself) and returns the node to
+// decode there: nil for a null or a value of the wrong type, which its
+// parent leaves out.
+func (c *treeChecker) walk(n ast.Node, t reflect.Type, path string) ast.Node {
 	if len(c.errs) > maxProblems {
-		return false
-	}
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+		return nil
 	}
 	switch x := n.(type) {
 	case *ast.AnchorNode:
-		return c.walk(x.Value, t, path)
+		if x.Value = c.walk(x.Value, t, path); x.Value == nil {
+			return nil
+		}
+		return x
 	case *ast.TagNode:
-		return c.walk(x.Value, t, path)
-	case *ast.AliasNode, *ast.NullNode, *ast.CommentGroupNode, nil:
-		return false // the decoder resolves an alias; null leaves a field out
+		if c.walk(x.Value, t, path) == nil {
+			return nil
+		}
+		return x
+	case *ast.NullNode, *ast.CommentGroupNode, nil:
+		return nil // null leaves a field out
+	case *ast.AliasNode:
+		return x // the decoder resolves an alias
 	}
-	if reflect.PointerTo(t).Implements(reflect.TypeFor[nodeUnmarshaler]()) || (t.Kind() != reflect.Struct && t.Kind() != reflect.Slice) {
+	if readers[t] != nil || (t.Kind() != reflect.Struct && t.Kind() != reflect.Slice) {
 		return c.leaf(n, t, path)
 	}
-	switch t.Kind() {
-	case reflect.Struct:
-		var pairs []*ast.MappingValueNode
-		switch m := n.(type) {
-		case *ast.MappingNode:
-			pairs = m.Values
-		case *ast.MappingValueNode:
-			pairs = []*ast.MappingValueNode{m}
-		default:
-			c.add(n, path, "want "+wantOf(path)+", got "+describe(n))
-			return true
-		}
-		known := fieldNames(t)
-		for _, kv := range pairs {
-			key := keyText(kv.Key)
-			f, ok := fieldByTag(t, key)
-			if !ok {
-				c.add(kv.Key, join(path, clipKey(key)), "unknown field "+short(key)+yamlhint.Suggestion(key, known))
-				continue
-			}
-			if c.walk(kv.Value, f.Type, join(path, key)) {
-				kv.Value = ast.Null(token.New("null", "null", kv.Value.GetToken().Position))
-			}
-		}
-	case reflect.Slice:
+	if t.Kind() == reflect.Slice {
 		seq, ok := n.(*ast.SequenceNode)
 		if !ok {
 			c.add(n, path, "want a list, got "+describe(n))
-			return true
+			return nil
 		}
 		for i, v := range seq.Values {
-			if c.walk(v, t.Elem(), path+"["+strconv.Itoa(i)+"]") {
-				return true // the list as a whole is left out
+			if c.walk(v, t.Elem(), path+"["+strconv.Itoa(i)+"]") == nil {
+				return nil // the list as a whole is left out
 			}
 		}
+		return n
 	}
-	return false
+	var pairs []*ast.MappingValueNode
+	switch m := n.(type) {
+	case *ast.MappingNode:
+		pairs = m.Values
+	case *ast.MappingValueNode:
+		pairs = []*ast.MappingValueNode{m}
+	default:
+		c.add(n, path, "want "+wantOf(path)+", got "+describe(n))
+		return nil
+	}
+	var kept []*ast.MappingValueNode
+	for _, kv := range pairs {
+		key := keyText(kv.Key)
+		f, ok := fieldByTag(t, key)
+		if !ok {
+			c.add(kv.Key, join(path, clipKey(key)), "unknown field "+short(key)+yamlhint.Suggestion(key, fieldNames(t)))
+			continue
+		}
+		if v := c.walk(kv.Value, f.Type, join(path, key)); v != nil {
+			kv.Value = v
+			kept = append(kept, kv)
+		}
+	}
+	return ast.Mapping(n.GetToken(), true, kept...)
 }
 
-// leaf decodes one scalar as the decoder would, for its error.
-func (c *treeChecker) leaf(n ast.Node, t reflect.Type, path string) bool {
-	v := reflect.New(t)
-	err := yaml.NodeToValue(n, v.Interface(), yaml.DisallowUnknownField())
+// leaf reads one value as the decoder would, for its error.
+func (c *treeChecker) leaf(n ast.Node, t reflect.Type, path string) ast.Node {
+	var err error
+	if read := readers[t]; read != nil {
+		_, err = read(n)
+	} else {
+		err = yaml.NodeToValue(n, reflect.New(t).Interface(), decodeOptions()...)
+	}
 	if err == nil {
-		return false
+		return n
 	}
 	e := asError(c.file, err, c.tree)
-	e.Field = path
+	if e.Field == "" || !strings.HasPrefix(e.Field, path) {
+		e.Field = path
+	}
 	if e.Line == 0 {
 		e.Line, e.Column = position(n.GetToken())
 	}
 	c.errs = append(c.errs, e)
-	return true
+	return nil
 }
 
 // wantOf words what a mapping field takes.
@@ -140,18 +154,39 @@ func wantOf(path string) string {
 	return "a mapping"
 }
 
-// yamlTag is a struct field's name in the file.
-func yamlTag(f reflect.StructField) string {
-	tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ",")
-	return tag
+// fields are the fields of struct type t by their names in the file, the
+// fields of an inline struct among them.
+func fields(t reflect.Type) []reflect.StructField {
+	var out []reflect.StructField
+	for i := range t.NumField() {
+		f := t.Field(i)
+		tag, opts, _ := strings.Cut(f.Tag.Get("yaml"), ",")
+		switch {
+		case f.Anonymous && strings.Contains(opts, "inline"):
+			out = append(out, fields(f.Type)...)
+		case tag != "" && tag != "-" && f.IsExported():
+			f.Name = tag
+			out = append(out, f)
+		}
+	}
+	return out
+}
+
+// fieldByTag is the field of t named name in the file; its Name is that
+// name.
+func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
+	for _, f := range fields(t) {
+		if f.Name == name {
+			return f, true
+		}
+	}
+	return reflect.StructField{}, false
 }
 
 func fieldNames(t reflect.Type) []string {
 	var out []string
-	for i := range t.NumField() {
-		if tag := yamlTag(t.Field(i)); tag != "" && tag != "-" {
-			out = append(out, tag)
-		}
+	for _, f := range fields(t) {
+		out = append(out, f.Name)
 	}
 	return out
 }

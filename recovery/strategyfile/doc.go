@@ -19,7 +19,15 @@
 // field, a value of the wrong type or out of range is an *Error naming the
 // file, the line and the field.
 //
-// Marshal writes a strategy back in the same form, every field spelt out,
-// so that `faultbench strategies NAME` prints a preset ready to copy and
-// edit.
+// There is no second copy of the format here: a file is decoded straight
+// onto a copy of its base preset, through the yaml tags of
+// recovery.Strategy and its blocks, and the value types whose words the
+// format defines (durations, kinds, modes, statuses) are read by the
+// functions of values.go, which the decoder and the checker share. The
+// checker (check.go) walks the file against the same Go types first, so
+// that every problem of a file is reported at once, with its line.
+//
+// Marshal encodes a strategy through the same tags, every field spelt
+// out, so that `faultbench strategies NAME` prints a preset ready to copy
+// and edit, and every preset reads back as itself.
 package strategyfile

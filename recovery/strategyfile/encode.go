@@ -1,141 +1,74 @@
 package strategyfile
 
 import (
-	"fmt"
+	"bytes"
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/goccy/go-yaml"
 
 	"github.com/faultbench/faultbench/recovery"
 )
 
 // Marshal writes s as a strategy file with every field spelt out, in the
-// order of the file format, so that Parse reads back a strategy that
-// behaves the same (a nil Retry list is written as the transient kinds it
-// stands for).
+// order of recovery.Strategy's fields, so that Parse reads back a
+// strategy that behaves the same. An empty mode is written as the mode it
+// stands for, a nil Retry list as the transient kinds, the cache's
+// default lifetime as 5m; the rest is written as it is, a zero that means
+// a default as 0 (docs/strategies.md), so that an edited copy keeps the
+// defaults that follow from other fields (persistent's turn_attempts).
 func Marshal(s recovery.Strategy) []byte {
-	var b strings.Builder
-	line := func(indent int, key string, value string) {
-		fmt.Fprintf(&b, "%s%s: %s\n", strings.Repeat("  ", indent), key, value)
+	s = s.Clone()
+	if s.Retry == nil {
+		s.Retry = recovery.TransientKinds()
 	}
-	group := func(key string) { fmt.Fprintf(&b, "%s:\n", key) }
-
-	line(0, "name", quote(s.Name))
-	if s.Description != "" {
-		line(0, "description", quote(s.Description))
+	if s.ShouldRetry == "" {
+		s.ShouldRetry = recovery.ShouldRetryHonor
 	}
-	line(0, "classify", strconv.FormatBool(s.Classify))
-	line(0, "attempts", strconv.Itoa(s.Attempts))
-	line(0, "turn_attempts", strconv.Itoa(s.TurnAttempts))
-	group("backoff")
-	backoffLines(s.Backoff, 1, line)
-	line(1, "running", strconv.FormatBool(s.Backoff.Running))
-	group("rounds")
-	line(1, "max", strconv.Itoa(s.Rounds.Max))
-	if s.Rounds.Retry != nil {
-		line(1, "retry", kindList(s.Rounds.Retry))
+	for _, b := range []*recovery.Backoff{&s.Backoff, &s.Rounds.Backoff} {
+		if b.Jitter == "" {
+			b.Jitter = recovery.JitterNone
+		}
 	}
-	fmt.Fprintf(&b, "  backoff:\n")
-	backoffLines(s.Rounds.Backoff, 2, line)
-	line(0, "sleep_after_final", strconv.FormatBool(s.SleepAfterFinal))
-	retry := s.Retry
-	if retry == nil {
-		retry = recovery.TransientKinds()
+	if s.RetryAfter.Honor == "" {
+		s.RetryAfter.Honor = recovery.RetryAfterIgnore
 	}
-	line(0, "retry", kindList(retry))
-	line(0, "retry_statuses", "["+strings.Join(FormatStatuses(s.RetryStatuses), ", ")+"]")
-	mode := s.ShouldRetry
-	if mode == "" {
-		mode = recovery.ShouldRetryHonor
+	if s.RetryAfter.AboveCap == "" {
+		s.RetryAfter.AboveCap = recovery.AboveCapWait
 	}
-	line(0, "should_retry", string(mode))
-	line(0, "should_retry_permanent", strconv.FormatBool(s.ShouldRetryPermanent))
-	line(0, "give_up_mid_stream", strconv.FormatBool(s.GiveUpMidStream))
-	group("retry_after")
-	honor := "false"
-	switch s.RetryAfter.Honor {
-	case recovery.RetryAfterHonor:
-		honor = "true"
-	case recovery.RetryAfterSecondsOnly:
-		honor = string(recovery.RetryAfterSecondsOnly)
+	if s.Auth == "" {
+		s.Auth = recovery.AuthStop
 	}
-	line(1, "honor", honor)
-	line(1, "rate_limit_reset", strconv.FormatBool(s.RetryAfter.RateLimitReset))
-	line(1, "retry_info", strconv.FormatBool(s.RetryAfter.RetryInfo))
-	line(1, "jitter", num(s.RetryAfter.Jitter))
-	line(1, "cap", dur(s.RetryAfter.Cap))
-	above := s.RetryAfter.AboveCap
-	if above == "" {
-		above = recovery.AboveCapWait
+	if s.Fallback.On == nil {
+		s.Fallback.On = []recovery.Kind{}
 	}
-	line(1, "above_cap", string(above))
-	line(0, "wait_budget", dur(s.WaitBudget))
-	line(0, "persistent", strconv.FormatBool(s.Persistent))
-	line(0, "persistent_cap", dur(s.PersistentCap))
-	line(0, "heartbeat", dur(s.Heartbeat))
-	group("fallback")
-	line(1, "after", strconv.Itoa(s.Fallback.After))
-	line(1, "on", kindList(s.Fallback.On))
-	line(1, "on_exhausted", strconv.FormatBool(s.Fallback.OnExhausted))
-	auth := s.Auth
-	if auth == "" {
-		auth = recovery.AuthStop
+	if s.PromptCache.Breakpoints == nil {
+		s.PromptCache.Breakpoints = []recovery.Breakpoint{}
 	}
-	line(0, "auth", string(auth))
-	line(0, "clamp_max_tokens", strconv.FormatBool(s.ClampMaxTokens))
-	line(0, "shed_background", strconv.FormatBool(s.ShedBackground))
-	group("escalation")
-	line(1, "factor", num(s.Escalation.Factor))
-	line(1, "max", strconv.Itoa(s.Escalation.Max))
-	line(1, "ceiling", strconv.Itoa(s.Escalation.Ceiling))
-	line(1, "unclamped", strconv.FormatBool(s.Escalation.Unclamped))
-	line(1, "within_step", strconv.FormatBool(s.Escalation.WithinStep))
-	group("adjust")
-	line(1, "enabled", strconv.FormatBool(s.Adjust.Enabled))
-	line(1, "buffer", strconv.Itoa(s.Adjust.Buffer))
-	line(1, "floor", strconv.Itoa(s.Adjust.Floor))
-	line(1, "within_step", strconv.FormatBool(s.Adjust.WithinStep))
-	group("compaction")
-	line(1, "enabled", strconv.FormatBool(s.Compaction.Enabled))
-	line(1, "keep_recent", strconv.Itoa(s.Compaction.KeepRecent))
-	line(1, "max", strconv.Itoa(s.Compaction.Max))
-	line(1, "summary_max_tokens", strconv.Itoa(s.Compaction.SummaryMaxTokens))
-	line(1, "learned_window_ratio", num(s.Compaction.LearnedWindowRatio))
-	line(1, "too_large_as_overflow", num(s.Compaction.TooLargeAsOverflow))
-	line(1, "learn_from_estimate", strconv.FormatBool(s.Compaction.LearnFromEstimate))
-	line(0, "preflight", strconv.FormatBool(s.Preflight))
-	group("loop_guard")
-	line(1, "enabled", strconv.FormatBool(s.LoopGuard.Enabled))
-	g := s.LoopGuard
-	line(1, "window", strconv.Itoa(g.Window))
-	line(1, "repeat_warn", strconv.Itoa(g.RepeatWarn))
-	line(1, "repeat_break", strconv.Itoa(g.RepeatBreak))
-	line(1, "ping_pong_warn", strconv.Itoa(g.PingPongWarn))
-	line(1, "ping_pong_break", strconv.Itoa(g.PingPongBreak))
-	line(1, "no_progress_warn", strconv.Itoa(g.NoProgressWarn))
-	line(1, "no_progress_break", strconv.Itoa(g.NoProgressBreak))
-	line(0, "step_cap", strconv.Itoa(s.StepCap))
-	marshalPolicies(s, line, group)
-	marshalCache(s, line, group)
-	return []byte(b.String())
+	s.PromptCache.TTL = s.PromptCache.Lifetime()
+	out, err := yaml.MarshalWithOptions(s, encodeOptions()...)
+	if err != nil {
+		// Every value of a Strategy has a YAML form: an error is a bug here.
+		panic("strategyfile: " + err.Error())
+	}
+	// The encoder quotes the key on, a bool in YAML 1.1; the reader takes
+	// it bare, as a person writes it.
+	return bytes.Replace(out, []byte("\n  \"on\": "), []byte("\n  on: "), 1)
 }
 
-// backoffLines writes a backoff's fields at indent.
-func backoffLines(bo recovery.Backoff, indent int, line func(int, string, string)) {
-	line(indent, "base", dur(bo.Base))
-	line(indent, "factor", num(bo.Factor))
-	line(indent, "cap", dur(bo.Cap))
-	jit := bo.Jitter
-	if jit == "" {
-		jit = recovery.JitterNone
+// encodeOptions write the value types in the words Parse reads.
+func encodeOptions() []yaml.EncodeOption {
+	return []yaml.EncodeOption{
+		yaml.Indent(2),
+		yaml.CustomMarshaler(func(d time.Duration) ([]byte, error) { return []byte(dur(d)), nil }),
+		yaml.CustomMarshaler(func(f float64) ([]byte, error) { return []byte(strconv.FormatFloat(f, 'g', -1, 64)), nil }),
+		yaml.CustomMarshaler(func(m recovery.RetryAfterMode) ([]byte, error) { return []byte(honorWords[m]), nil }),
+		yaml.CustomMarshaler(func(st []int) ([]byte, error) {
+			return []byte("[" + strings.Join(FormatStatuses(st), ", ") + "]"), nil
+		}),
 	}
-	line(indent, "jitter", string(jit))
-	line(indent, "jitter_ratio", num(bo.JitterRatio))
 }
-
-func quote(s string) string { return strconv.Quote(s) }
-
-func num(f float64) string { return strconv.FormatFloat(f, 'g', -1, 64) }
 
 // dur writes a duration the way Parse reads it: "0", "500ms", "32s", "6h".
 func dur(d time.Duration) string {
@@ -151,12 +84,4 @@ func dur(d time.Duration) string {
 		s = strings.TrimSuffix(s, "0m")
 	}
 	return s
-}
-
-func kindList(ks []recovery.Kind) string {
-	names := make([]string, len(ks))
-	for i, k := range ks {
-		names[i] = string(k)
-	}
-	return "[" + strings.Join(names, ", ") + "]"
 }

@@ -118,7 +118,7 @@ func (v visitor) Visit(n ast.Node) ast.Visitor {
 // wantAt says what the field at a goccy path ($.backoff.factor,
 // $.retry[0]) takes, "" when the path names no field of a strategy file.
 func wantAt(path string) string {
-	t := reflect.TypeFor[doc]()
+	t := reflect.TypeFor[file]()
 	rest, ok := strings.CutPrefix(path, "$")
 	if !ok {
 		return ""
@@ -174,16 +174,6 @@ func wantAt(path string) string {
 		return "a list"
 	}
 	return ""
-}
-
-func fieldByTag(t reflect.Type, name string) (reflect.StructField, bool) {
-	for i := range t.NumField() {
-		f := t.Field(i)
-		if tag, _, _ := strings.Cut(f.Tag.Get("yaml"), ","); tag == name {
-			return f, true
-		}
-	}
-	return reflect.StructField{}, false
 }
 
 // describe names a node's kind and, for a scalar, a short prefix of it.

@@ -5,7 +5,6 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -45,48 +44,30 @@ func Parse(file string, data []byte) (recovery.Strategy, error) {
 	if err != nil {
 		return recovery.Strategy{}, asError(file, err, nil)
 	}
-	if e := oneDocument(file, tree); e != nil {
-		return recovery.Strategy{}, e
+	body, err := oneDocument(file, tree)
+	if err != nil {
+		return recovery.Strategy{}, err
 	}
 	// Every unknown field and every value of the wrong type at once, as
 	// the scenario loader reports them; the decoder would stop at the
-	// first.
-	found := checkTree(file, tree)
-	var f doc
-	if len(found) == 0 {
-		err = yaml.NewDecoder(bytes.NewReader(data), yaml.DisallowUnknownField(), yaml.Strict()).Decode(&f)
-	} else {
-		// The problems found are reported, and their values cleared in
-		// tree: read the rest for the problems of range.
-		err = decodeRest(tree, &f)
-	}
-	if err != nil {
-		if errors.Is(err, io.EOF) {
-			return recovery.Strategy{}, &Error{File: file, Msg: "empty file: want a strategy"}
-		}
-		if len(found) > 0 {
-			return recovery.Strategy{}, joinErrors(found)
-		}
-		e := asError(file, err, tree)
-		e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
-		return recovery.Strategy{}, e
-	}
-	var s recovery.Strategy
-	var probs []problem
-	if f.Base != nil {
-		if base, ok := recovery.Preset(*f.Base); ok {
-			// The file's strategy is a new one: its name and words are its own.
-			s = base.Clone()
-			s.Name, s.Description = "", ""
-		} else {
-			probs = append(probs, problem{path: "$.base",
-				msg: fmt.Sprintf("unknown preset %s (known: %s)", short(*f.Base), strings.Join(presetNames(), ", "))})
+	// first. The values found wrong are left out of body: the rest is
+	// read for the problems of range.
+	body, found := checkTree(file, tree, body)
+	f, probs := base(body)
+	if body != nil {
+		err = yaml.NewDecoder(bytes.NewReader(nil), decodeOptions()...).DecodeFromNode(body, &f)
+		if err != nil && len(found) == 0 {
+			e := asError(file, err, tree)
+			e.Msg = yamlhint.Hint(e.Msg, data, e.Line)
+			return recovery.Strategy{}, e
 		}
 	}
-	probs = append(probs, f.apply(&s)...)
+	s := f.Strategy
+	probs = append(probs, check(s)...)
 	if len(found) > 0 || len(probs) > 0 {
 		return recovery.Strategy{}, joinErrors(append(found, locate(file, tree, probs...)...))
 	}
+	s.PromptCache = tidyCache(s.PromptCache)
 	named := s.Name != ""
 	if !named {
 		s.Name = strings.TrimSuffix(filepath.Base(file), filepath.Ext(file))
@@ -114,10 +95,54 @@ func checkName(s recovery.Strategy) error {
 	return nil
 }
 
-// oneDocument refuses a file of more than one YAML document, as the
-// scenario loader does: the decoder would read the first and ignore the
-// rest.
-func oneDocument(file string, tree *ast.File) error {
+// base is the file body's base preset, copied, with its name and
+// description cleared (the file's strategy is a new one: its name and
+// words are its own), and the problem of an unknown base.
+func base(body ast.Node) (file, []problem) {
+	var f file
+	m, ok := body.(*ast.MappingNode)
+	if !ok {
+		return f, nil
+	}
+	for _, kv := range m.Values {
+		if keyText(kv.Key) != "base" {
+			continue
+		}
+		if yaml.NodeToValue(kv.Value, &f.Base) != nil {
+			return f, nil // the checker has reported it
+		}
+		p, ok := recovery.Preset(f.Base)
+		if !ok {
+			return f, []problem{{path: "$.base",
+				msg: fmt.Sprintf("unknown preset %s (known: %s)", short(f.Base), strings.Join(presetNames(), ", "))}}
+		}
+		f.Strategy = p.Clone()
+		f.Name, f.Description = "", ""
+	}
+	return f, nil
+}
+
+// tidyCache writes a cache's breakpoints once each (none as nil), and its
+// default lifetime as 0, as the presets do.
+func tidyCache(c recovery.PromptCache) recovery.PromptCache {
+	var marks []recovery.Breakpoint
+	for _, b := range c.Breakpoints {
+		if !slices.Contains(marks, b) {
+			marks = append(marks, b)
+		}
+	}
+	c.Breakpoints = marks
+	if c.TTL == recovery.CacheTTL5m {
+		c.TTL = 0
+	}
+	return c
+}
+
+// oneDocument returns the body of the file's one YAML document (nil for
+// an empty file), and refuses a file of more than one, as the scenario
+// loader does: the decoder would read the first and ignore the rest.
+func oneDocument(file string, tree *ast.File) (ast.Node, error) {
+	var body ast.Node
 	seen := false
 	for _, d := range tree.Docs {
 		if d == nil || d.Body == nil {
@@ -133,22 +158,16 @@ func oneDocument(file string, tree *ast.File) error {
 				tk = d.Body.GetToken()
 			}
 			e.Line, e.Column = position(tk)
-			return e
+			return nil, e
 		}
 		seen = true
+		body = d.Body
 	}
-	return nil
-}
-
-// decodeRest decodes the first document of tree into f, unknown fields
-// left out.
-func decodeRest(tree *ast.File, f *doc) error {
-	for _, d := range tree.Docs {
-		if d != nil && d.Body != nil {
-			return yaml.NewDecoder(bytes.NewReader(nil)).DecodeFromNode(d.Body, f)
-		}
+	switch body.(type) {
+	case nil, *ast.NullNode, *ast.CommentGroupNode:
+		return nil, &Error{File: file, Msg: "empty file: want a strategy"}
 	}
-	return io.EOF
+	return body, nil
 }
 
 // joinErrors joins errs, sorted by position, as one error: errors.As

@@ -1,6 +1,7 @@
 package strategyfile_test
 
 import (
+	"bytes"
 	"errors"
 	"reflect"
 	"strings"
@@ -11,40 +12,21 @@ import (
 	"github.com/faultbench/faultbench/recovery/strategyfile"
 )
 
-// normal spells out what a nil Retry list stands for, so that strategies
-// that behave the same compare equal.
+// normal is s as the engine runs it (Effective), an empty list of
+// statuses or fallback kinds as nil: both mean none.
 func normal(s recovery.Strategy) recovery.Strategy {
-	s = s.Clone()
-	if s.Retry == nil {
-		s.Retry = recovery.TransientKinds()
+	s = s.Effective()
+	if len(s.RetryStatuses) == 0 {
+		s.RetryStatuses = nil
 	}
-	if s.RetryStatuses == nil {
-		s.RetryStatuses = []int{}
-	}
-	if s.Fallback.On == nil {
-		s.Fallback.On = []recovery.Kind{}
-	}
-	if s.ShouldRetry == "" {
-		s.ShouldRetry = recovery.ShouldRetryHonor
-	}
-	if s.Backoff.Jitter == "" {
-		s.Backoff.Jitter = recovery.JitterNone
-	}
-	if s.Rounds.Backoff.Jitter == "" {
-		s.Rounds.Backoff.Jitter = recovery.JitterNone
-	}
-	if s.RetryAfter.Honor == "" {
-		s.RetryAfter.Honor = recovery.RetryAfterIgnore
-	}
-	if s.RetryAfter.AboveCap == "" {
-		s.RetryAfter.AboveCap = recovery.AboveCapWait
-	}
-	if s.Auth == "" {
-		s.Auth = recovery.AuthStop
+	if len(s.Fallback.On) == 0 {
+		s.Fallback.On = nil
 	}
 	return s
 }
 
+// Every preset reads back as itself: the engine runs the same strategy,
+// and it prints the same file.
 func TestEveryPresetRoundTrips(t *testing.T) {
 	for _, p := range recovery.Presets() {
 		t.Run(p.Name, func(t *testing.T) {
@@ -55,6 +37,9 @@ func TestEveryPresetRoundTrips(t *testing.T) {
 			}
 			if !reflect.DeepEqual(normal(got), normal(p)) {
 				t.Fatalf("round trip changed the strategy:\n got %+v\nwant %+v\n%s", normal(got), normal(p), data)
+			}
+			if again := strategyfile.Marshal(got); !bytes.Equal(again, data) {
+				t.Fatalf("printed again, it differs:\n%s\nthe first time:\n%s", again, data)
 			}
 		})
 	}
@@ -217,5 +202,21 @@ func TestFormatStatusesWritesAFullClassAsOneWord(t *testing.T) {
 	}
 	if got := strings.Join(strategyfile.FormatStatuses([]int{500, 501}), ","); got != "500,501" {
 		t.Errorf("FormatStatuses = %s, want 500,501", got)
+	}
+}
+
+// A field written with no value (null) keeps the base's value, as a field
+// left out does: the file is decoded onto a copy of the base.
+func TestANullFieldKeepsTheBase(t *testing.T) {
+	s, err := strategyfile.Parse("mine.yaml", []byte("base: claude-code\nattempts:\nbackoff:\n  cap: ~\nretry_after: {cap: 10s}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := recovery.ClaudeCode()
+	if s.Attempts != want.Attempts || s.Backoff != want.Backoff || s.RetryAfter.Honor != want.RetryAfter.Honor || s.RetryAfter.Cap != 10*time.Second {
+		t.Fatalf("got attempts %d, backoff %+v, retry_after %+v; want claude-code's with a cap of 10s", s.Attempts, s.Backoff, s.RetryAfter)
+	}
+	if recovery.ClaudeCode().RetryAfter.Cap != want.RetryAfter.Cap {
+		t.Fatal("decoding wrote over the preset itself")
 	}
 }
