@@ -19,7 +19,8 @@ import (
 
 // newProvider is the engine's transport for a run: the official SDK of the
 // scenario's turn.wire (Anthropic's by default; OpenAI's Chat Completions
-// or Responses API; Google's for Gemini), its retries off, on the run's HTTP client, naming the
+// or Responses API; Google's for Gemini; the bedrock option of
+// Anthropic's for Bedrock), its retries off, on the run's HTTP client, naming the
 // run's session and each request's purpose to the mock.
 func newProvider(sc *scenario.Scenario, base, session string, hc *http.Client) recovery.Provider {
 	switch sc.Turn.Wire {
@@ -27,6 +28,8 @@ func newProvider(sc *scenario.Scenario, base, session string, hc *http.Client) r
 		return newGeminiProvider(sc, base, session, hc)
 	case scenario.WireAzure:
 		return newAzureProvider(sc, base, session, hc)
+	case scenario.WireBedrock:
+		return newBedrockProvider(sc, base, session, hc)
 	case scenario.WireOpenAI, scenario.WireOpenAIResponses:
 		p := openaiprovider.New(
 			oaoption.WithBaseURL(base+"v1/"),

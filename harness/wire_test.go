@@ -3,6 +3,7 @@ package harness_test
 import (
 	"context"
 	"fmt"
+	"strings"
 	"time"
 
 	. "github.com/onsi/ginkgo/v2"
@@ -60,6 +61,42 @@ var _ = Describe("turn.wire", func() {
 			Expect(r.AttemptsLog[0].Status).To(Equal(429), name)
 			Expect(r.AttemptsLog[0].Kind).To(Equal("rate_limit"), name)
 			Expect(r.WaitMS).To(BeEquivalentTo(3000), name)
+		}
+	})
+
+	It("sends a Bedrock turn by anthropic-sdk-go's bedrock option to the mock's Bedrock routes, streamed or not", func() {
+		bedrock := func(stream bool, failure string) *scenario.Scenario {
+			first := scenario.Respond{Status: 429, Type: failure}
+			if stream {
+				first = scenario.Respond{Type: failure, Fault: scenario.Fault{Kind: scenario.FaultError, After: 2}}
+			}
+			return &scenario.Scenario{
+				Name:   fmt.Sprintf("bedrock-%v-%s", stream, failure),
+				Models: map[string]scenario.Model{"claude": {ContextWindow: 100000, MaxOutput: 8000}},
+				Turn: scenario.Turn{Wire: scenario.WireBedrock, Model: "claude", MaxTokens: 1000, Stream: stream, SystemTokens: 100,
+					Messages: []scenario.MessageGroup{{Count: 1, Tokens: 500}}, AnswerTokens: 200},
+				Script: []scenario.Rule{{When: scenario.When{Attempt: 1}, Respond: first}, {Respond: scenario.Respond{OK: true}}},
+			}
+		}
+		var scs []*scenario.Scenario
+		for _, stream := range []bool{false, true} {
+			scs = append(scs, bedrock(stream, "ThrottlingException"), bedrock(stream, "ModelNotReadyException"))
+		}
+		rep, err := harness.Run(context.Background(), scs, []recovery.Strategy{recovery.Classifying()}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		for _, sc := range scs {
+			r := result(rep, sc.Name, "classify")
+			Expect(r.Outcome).To(BeEquivalentTo("success"), sc.Name)
+			Expect(r.Attempts).To(Equal(2), sc.Name)
+			want := "rate_limit"
+			switch {
+			case sc.Name == "bedrock-true-ModelNotReadyException":
+				// The stream has no member for it: a modelStreamErrorException.
+				want = "server"
+			case strings.Contains(sc.Name, "NotReady"):
+				want = "overloaded"
+			}
+			Expect(r.AttemptsLog[0].Kind).To(Equal(want), sc.Name)
 		}
 	})
 })

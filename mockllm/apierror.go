@@ -1,5 +1,7 @@
 package mockllm
 
+import "github.com/faultbench/faultbench/mockllm/internal/wire"
+
 // statusOfType is the status the real API sends an error type with: the
 // status of an SSE error event's error when a request that does not
 // stream meets it. A scenario names error types in Anthropic's words.
@@ -27,4 +29,16 @@ func statusOfType(typ string) int {
 		return 429
 	}
 	return 500
+}
+
+// statusOf is the status of an error type on a wire: the wire's own, for
+// a wire that names its errors (Bedrock's ThrottlingException), else
+// statusOfType's.
+func statusOf(w wire.Wire, typ string) int {
+	if ts, ok := w.(wire.TypeStatus); ok {
+		if status, ok := ts.StatusOfType(typ); ok {
+			return status
+		}
+	}
+	return statusOfType(typ)
 }

@@ -1,7 +1,7 @@
 // Package mockllm is a deterministic mock of the Anthropic Messages API,
 // of OpenAI's Chat Completions and Responses API, of the Gemini API's
-// generateContent and of Azure OpenAI's Chat Completions, JSON and
-// streamed, that replays a
+// generateContent, of Azure OpenAI's Chat Completions and of Amazon
+// Bedrock's InvokeModel for Anthropic's models, JSON and streamed, that replays a
 // scenario's fault script over real HTTP, so that a recovery engine, an
 // official SDK or any client can be run against 429 bursts, 529s, context
 // overflow, truncation, resets, hangs and broken streams without a real
@@ -17,8 +17,11 @@
 // :streamGenerateContent?alt=sse, :countTokens; the key in x-goog-api-key
 // or ?key=), and Azure OpenAI's Chat Completions at POST
 // /<scenario>/openai/deployments/{deployment}/chat/completions?api-version=V
-// and /<scenario>/openai/v1/chat/completions (the key in api-key); one
-// script answers all five. docs/wire.md describes each wire, the request rules
+// and /<scenario>/openai/v1/chat/completions (the key in api-key), and
+// Bedrock's InvokeModel at POST /<scenario>/model/{modelId}/invoke and
+// invoke-with-response-stream (the AWS event stream); one script answers
+// all six. WithDefaultScenario serves a scenario at the paths that name
+// none, for a Bedrock client whose request path is absolute. docs/wire.md describes each wire, the request rules
 // the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
@@ -126,7 +129,8 @@
 // is internal/wire/anthropic, Chat Completions internal/wire/chat, the
 // Responses API internal/wire/responses, the Gemini API
 // internal/wire/gemini, Azure OpenAI internal/wire/azure (the chat wire
-// behind Azure's routes); internal/wire/openai is what the
+// behind Azure's routes), Bedrock internal/wire/bedrock (the Messages
+// API's wire behind Bedrock's routes, errors and event stream); internal/wire/openai is what the
 // two OpenAI wires share (the error envelope and wording, the headers,
 // the readers of model, stream, max tokens and content parts), by
 // embedding openai.Base.

@@ -187,10 +187,13 @@ func (r *reply) write(w http.ResponseWriter, req *http.Request) {
 // setHeaders sets the headers every answer of the wire carries, then the
 // rule's.
 func (r *reply) setHeaders(h http.Header, streaming bool) {
-	if streaming && !r.Array {
+	switch st := r.api.Spec().StreamType; {
+	case streaming && st != "":
+		h["Content-Type"] = []string{st}
+	case streaming && !r.Array:
 		h["Content-Type"] = eventStreamType
 		h["Cache-Control"] = noCache
-	} else {
+	default:
 		h["Content-Type"] = jsonContentType
 	}
 	r.api.Headers(h, &r.Reply)

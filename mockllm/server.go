@@ -73,7 +73,10 @@ type Server struct {
 	sessions map[sessionKey]*session
 
 	aliases map[string]string // model aliases of every scenario (WithAliases); read-only
-	wires   []wire.Wire       // the APIs it speaks (wires.go); read-only
+	// fallback is the scenario of the paths that name none
+	// (WithDefaultScenario); read-only.
+	fallback string
+	wires    []wire.Wire // the APIs it speaks (wires.go); read-only
 
 	// scenarios holds every scenario served, those of New and those of
 	// Add (add.go) alike, under scMu; added names the ones of Add, which
@@ -277,7 +280,7 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		s.listModels(w, r, s.lookup(name), name, sessName) // routes.go
 		return
 	}
-	name, wr, rt, ok := s.route(r.URL.Path, r.URL.RawQuery)
+	name, wr, rt, ok := s.routeOrDefault(r.URL.Path, r.URL.RawQuery) // defaultscenario.go
 	if rt.Key != "" && r.Header.Get(rt.KeyHeader) == "" {
 		r.Header.Set(rt.KeyHeader, rt.Key) // ?key= is the key in the query
 	}

@@ -311,7 +311,7 @@ func (s *session) answer(rp *reply, q *wire.Request, purpose string, attempt int
 		if r.Fault.Kind == scenario.FaultError {
 			// A rate limit inside a stream asks for the wait a scripted
 			// 429 would, and states the model's buckets as one would.
-			status := statusOfType(r.Type)
+			status := statusOf(rp.api, r.Type)
 			wait, _ := scriptedWait(rp.headers, &sc.Script[i], status, t, now)
 			failure := rp.api.Scripted(wire.Scripted{Status: status, Type: r.Type, Msg: r.Message, Model: q.Model, Wait: wait, RequestID: rp.RequestID,
 				Quota: r.Quota, RetryDelay: r.RetryDelay.D(), Rate: s.quota.state(model, now)})

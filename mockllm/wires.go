@@ -6,6 +6,7 @@ import (
 	"github.com/faultbench/faultbench/mockllm/internal/wire"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/anthropic"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/azure"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/bedrock"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/chat"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/gemini"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/responses"
@@ -16,7 +17,7 @@ import (
 // (Anthropic's) answers a path that no wire owns. A new wire is a folder
 // under internal/wire and a line here (doc.go).
 func wires() []wire.Wire {
-	return []wire.Wire{anthropic.Wire{}, chat.Wire{}, responses.Wire{}, gemini.Wire{}, azure.Wire{}}
+	return []wire.Wire{anthropic.Wire{}, chat.Wire{}, responses.Wire{}, gemini.Wire{}, azure.Wire{}, bedrock.Wire{}}
 }
 
 // route splits "/<scenario>/v1/messages" (or another wire's route) into

@@ -30,7 +30,11 @@ var _ Classifier = DefaultClassifier
 //     context is too long is a context overflow, with the numbers
 //     ParseOverflow finds) and its x-should-retry header; Azure OpenAI's
 //     code content_filter is a refusal, and its code "429" a rate limit
-//     whatever its message says of quotas;
+//     whatever its message says of quotas; Amazon Bedrock's exceptions, by
+//     the name in the error's type or x-amzn-ErrorType (bedrock.go:
+//     ThrottlingException a rate limit, ModelNotReadyException and
+//     ServiceUnavailableException an overload, ServiceQuotaExceededException
+//     a spent quota);
 //   - a transport error, by its cause chain: a net.Error that timed out is a
 //     timeout; a reset, refused, aborted or broken connection, an
 //     unexpected EOF, a TLS handshake or certificate failure or any other
@@ -120,6 +124,10 @@ func classifyAPIError(f *Failure, e *APIError) {
 		return
 	}
 	if k, ok := googleKind(e); ok {
+		f.Kind = k
+		return
+	}
+	if k, ok := bedrockKind(e); ok { // bedrock.go
 		f.Kind = k
 		return
 	}

@@ -26,6 +26,17 @@ import (
 // both envelopes: Anthropic's {"type":"error","error":{type,message,
 // details:{error_code}},"request_id"} and OpenAI's
 // {"error":{message,type,param,code}}.
+// bedrockError is a Bedrock error as the engine's Anthropic transport
+// reads it: the exception in typ (an error event inside a stream) or in
+// x-amzn-ErrorType (an error status), the body's message.
+func bedrockError(status int, typ, header, msg string) *recovery.APIError {
+	h := http.Header{}
+	if header != "" {
+		h.Set("X-Amzn-ErrorType", header+":http://internal.amazon.com/coral/com.amazon.bedrock/")
+	}
+	return &recovery.APIError{StatusCode: status, Type: typ, Message: msg, Header: h}
+}
+
 func wireError(status int, body string, header ...string) *recovery.APIError {
 	var env struct {
 		Error struct {
@@ -204,6 +215,26 @@ var _ = Describe("DefaultClassifier", func() {
 		Entry("Azure 400 content_filter",
 			wireError(400, `{"error":{"message":"The response was filtered due to the prompt triggering Azure OpenAI's content management policy. Please modify your prompt and retry.","type":null,"param":"prompt","code":"content_filter","status":400}}`),
 			recovery.KindRefusal, recovery.Overflow{}),
+		// Amazon Bedrock: the exception in x-amzn-ErrorType, or in the
+		// type of an error event inside a stream.
+		Entry("Bedrock ThrottlingException",
+			bedrockError(429, "", "ThrottlingException", "Too many tokens, please wait before trying again."), recovery.KindRateLimit, recovery.Overflow{}),
+		Entry("Bedrock ModelNotReadyException, a 429 that is an overload",
+			bedrockError(429, "", "ModelNotReadyException", "Model is not ready to serve inference requests."), recovery.KindOverloaded, recovery.Overflow{}),
+		Entry("Bedrock ServiceUnavailableException",
+			bedrockError(503, "", "ServiceUnavailableException", "Bedrock is unable to process your request."), recovery.KindOverloaded, recovery.Overflow{}),
+		Entry("Bedrock ServiceQuotaExceededException, a 400",
+			bedrockError(400, "", "ServiceQuotaExceededException", "Your request exceeds the service quota for your account."), recovery.KindQuotaExhausted, recovery.Overflow{}),
+		Entry("Bedrock ModelErrorException, a 424",
+			bedrockError(424, "", "ModelErrorException", "The request failed due to an error while processing the model."), recovery.KindServer, recovery.Overflow{}),
+		Entry("Bedrock ValidationException for an over-long input",
+			bedrockError(400, "", "ValidationException", "Input is too long for requested model."), recovery.KindContextOverflow, recovery.Overflow{}),
+		Entry("Bedrock's 403 without Authorization",
+			bedrockError(403, "", "MissingAuthenticationTokenException", "Missing Authentication Token"), recovery.KindAuth, recovery.Overflow{}),
+		Entry("Bedrock throttlingException inside a stream (lower-case t)",
+			bedrockError(200, "throttlingException", "", "Too many requests, please wait before trying again."), recovery.KindRateLimit, recovery.Overflow{}),
+		Entry("Bedrock serviceUnavailableException inside a stream",
+			bedrockError(200, "serviceUnavailableException", "", "Bedrock is unable to process your request."), recovery.KindOverloaded, recovery.Overflow{}),
 		Entry("a 429 whose message alone speaks of quota",
 			wireError(429, `{"error":{"message":"Quota exceeded for this project.","type":"requests","param":null,"code":null}}`),
 			recovery.KindQuotaExhausted, recovery.Overflow{}),

@@ -27,6 +27,7 @@ type serveFlags struct {
 	addr    string
 	empty   bool     // --empty: no scenario file; tests add them over the admin route
 	aliases []string // --model-alias FROM=TO, repeatable
+	root    string   // --default-scenario NAME: the scenario of paths that name none
 	limits  mockllm.Limits
 	profile profileFlags
 }
@@ -52,7 +53,12 @@ API's shape that lists them. --model-alias FROM=TO serves the model name FROM as
 TO in every scenario that serves TO, so a client keeps its real model name
 (--model-alias claude-sonnet-4-5=primary); FROM "any" matches every other name
 (--model-alias any=primary). A scenario's own aliases: block comes first. The
-journal shows the name the client sent.`,
+journal shows the name the client sent.
+
+Amazon Bedrock clients post to <base>model/MODEL/invoke (and invoke-with-response-stream).
+A client whose SDK makes that path absolute, dropping its endpoint's path
+(anthropic-sdk-go's bedrock option, @anthropic-ai/bedrock-sdk), names no scenario:
+--default-scenario NAME serves NAME at the paths that name none.`,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return profiled(f.profile, func() error { return runServe(cmd.Context(), stdout, stderr, f, args, nil) })
 		},
@@ -60,6 +66,7 @@ journal shows the name the client sent.`,
 	cmd.Flags().StringVar(&f.addr, "addr", defaultServeAddr, "host:port to listen on (port 0: any free port)")
 	cmd.Flags().BoolVar(&f.empty, "empty", false, "serve no scenario file, only the scenarios tests post to /_faultbench/scenarios")
 	cmd.Flags().StringArrayVar(&f.aliases, "model-alias", nil, "serve model name FROM as model TO, as FROM=TO (repeatable; FROM \"any\": every other name)")
+	cmd.Flags().StringVar(&f.root, "default-scenario", "", "serve scenario NAME at paths that name no scenario (/model/MODEL/invoke, as Bedrock clients with an absolute path send)")
 	d := mockllm.DefaultLimits
 	cmd.Flags().DurationVar(&f.limits.ReadHeaderTimeout, "read-header-timeout", d.ReadHeaderTimeout, "time a client has to send a request's headers (real time; 0: none)")
 	cmd.Flags().DurationVar(&f.limits.ReadTimeout, "read-timeout", d.ReadTimeout, "time a client has to send a whole request, headers and body (real time; 0: none)")
@@ -97,7 +104,10 @@ func runServe(ctx context.Context, stdout, stderr io.Writer, f serveFlags, args 
 	if f.limits.ReadHeaderTimeout < 0 || f.limits.ReadTimeout < 0 || f.limits.IdleTimeout < 0 || f.limits.WriteStall < 0 || f.limits.MaxConns < 0 {
 		return bad(fmt.Errorf("--read-header-timeout, --read-timeout, --idle-timeout, --write-stall-timeout and --max-conns must not be negative"))
 	}
-	srv := mockllm.New(scs, mockllm.RealClock{}, mockllm.WithAliases(aliases))
+	if f.root != "" && !f.empty && !slices.ContainsFunc(scs, func(sc *scenario.Scenario) bool { return sc.Name == f.root }) {
+		return bad(fmt.Errorf("--default-scenario %q: no scenario of that name is served", f.root))
+	}
+	srv := mockllm.New(scs, mockllm.RealClock{}, mockllm.WithAliases(aliases), mockllm.WithDefaultScenario(f.root))
 	ep, err := mockllm.StartLimited(srv, f.addr, f.limits)
 	if err != nil {
 		return bad(fmt.Errorf("--addr: %w", err))

@@ -193,6 +193,13 @@ func TestServeRefusesABadModelAlias(t *testing.T) {
 	}
 }
 
+func TestServeRefusesAnUnknownDefaultScenario(t *testing.T) {
+	code, _, errOut := run(t, "serve", "--addr", "127.0.0.1:0", "--default-scenario", "nope", "../../scenarios/auth-expired.yaml")
+	if code != exitBadInput || !strings.Contains(errOut, `--default-scenario "nope"`) {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+}
+
 func TestServeRefusesNegativeLimits(t *testing.T) {
 	code, _, errOut := run(t, "serve", "--max-conns", "-1", "../../scenarios/auth-expired.yaml")
 	if code != exitBadInput || !strings.Contains(errOut, "must not be negative") {

@@ -220,6 +220,10 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 			Type    string `json:"type"`
 			Message string `json:"message"`
 		} `json:"error"`
+		// Message is Amazon Bedrock's {"message": …}, the body of every
+		// error of the bedrock option's; its exception is in
+		// x-amzn-ErrorType, which the classifier reads.
+		Message string `json:"message"`
 	}
 	valid := json.Unmarshal([]byte(raw), &body) == nil
 	if out.Type == "" {
@@ -227,6 +231,9 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 	}
 	if out.Message == "" {
 		out.Message = body.Error.Message
+	}
+	if out.Message == "" {
+		out.Message = body.Message
 	}
 	if out.Message == "" && !valid {
 		// A proxy's plain-text or HTML page: its words are all there is.

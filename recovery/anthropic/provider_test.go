@@ -156,6 +156,18 @@ var _ = Describe("Provider", func() {
 		Expect(gock.IsDone()).To(BeTrue())
 	})
 
+	It("reads Amazon Bedrock's {\"message\"} body as the error's message, so its overflow is one", func() {
+		messages().Reply(400).
+			SetHeader("X-Amzn-ErrorType", "ValidationException:http://internal.amazon.com/coral/com.amazon.bedrock/").
+			SetHeader("Content-Type", "application/json").
+			BodyString(`{"message":"Input is too long for requested model."}`)
+		_, err := provider.Send(ctx, turn())
+		var apiErr *recovery.APIError
+		Expect(errors.As(err, &apiErr)).To(BeTrue())
+		Expect(apiErr.Message).To(Equal("Input is too long for requested model."))
+		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindContextOverflow))
+	})
+
 	It("turns a 429 into an APIError with its headers", func() {
 		messages().Reply(429).
 			SetHeader("retry-after", "12").

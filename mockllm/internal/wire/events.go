@@ -155,6 +155,11 @@ func (ev *Events) Flush() error {
 // Carry counts n bytes of output text in the event being built.
 func (ev *Events) Carry(n int) { ev.out += n }
 
+// Carried is the output text, in bytes, that the events kept so far
+// carry: what a wire that wraps another's events in its own (Bedrock's
+// chunks) hands on to the Events it writes with Carry.
+func (ev *Events) Carried() int { return ev.sent }
+
 // Len is how many events were kept.
 func (ev *Events) Len() int { return ev.n }
 

@@ -64,6 +64,9 @@ type Spec struct {
 	// sends no retry-after header of its own, though the journal still
 	// measures the client against the wait (Error.Wait).
 	WaitInBody bool
+	// StreamType is the Content-Type of a streamed answer when it is not
+	// server-sent events (Bedrock's application/vnd.amazon.eventstream).
+	StreamType string
 	// CacheAuto is a wire whose API caches every prompt's prefixes by
 	// itself (OpenAI's); on the others a request marks what to cache.
 	CacheAuto bool
@@ -164,4 +167,11 @@ type Route struct {
 // what q may carry under them, before the body is decoded.
 type HeaderReader interface {
 	ReadHeaders(h http.Header, q *Request)
+}
+
+// TypeStatus is a wire whose errors have names of their own, each with
+// its status (Bedrock's ThrottlingException is a 429): an error fault's
+// respond.type naming one fails the stream with an error of that status.
+type TypeStatus interface {
+	StatusOfType(typ string) (status int, ok bool)
 }
