@@ -17,8 +17,11 @@
 // :streamGenerateContent?alt=sse, :countTokens; the key in x-goog-api-key
 // or ?key=), and Azure OpenAI's Chat Completions at POST
 // /<scenario>/openai/deployments/{deployment}/chat/completions?api-version=V
-// and /<scenario>/openai/v1/chat/completions (the key in api-key); one
-// script answers all five. docs/wire.md describes each wire, the request rules
+// and /<scenario>/openai/v1/chat/completions (the key in api-key), and
+// Vertex AI's Anthropic models at POST
+// /v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict
+// (and :streamRawPredict; the project names the scenario, or
+// <scenario>--<session> the session too); one script answers all six. docs/wire.md describes each wire, the request rules
 // the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
@@ -124,7 +127,8 @@
 // is internal/wire/anthropic, Chat Completions internal/wire/chat, the
 // Responses API internal/wire/responses, the Gemini API
 // internal/wire/gemini, Azure OpenAI internal/wire/azure (the chat wire
-// behind Azure's routes); internal/wire/openai is what the
+// behind Azure's routes), Vertex AI internal/wire/vertex (the anthropic
+// wire behind Vertex's routes); internal/wire/openai is what the
 // two OpenAI wires share (the error envelope and wording, the headers,
 // the readers of model, stream, max tokens and content parts), by
 // embedding openai.Base.

@@ -278,6 +278,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, wr, rt, ok := s.route(r.URL.Path, r.URL.RawQuery)
+	if rt.Session != "" && header(r.Header, SessionHeader, "") == "" {
+		sessName = rt.Session // Vertex's project names it, unless the header does
+	}
 	if rt.Key != "" && r.Header.Get(rt.KeyHeader) == "" {
 		r.Header.Set(rt.KeyHeader, rt.Key) // ?key= is the key in the query
 	}

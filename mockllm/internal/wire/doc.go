@@ -14,7 +14,9 @@
 // The wires live beside it, one folder each: anthropic (the Messages API),
 // chat (OpenAI's Chat Completions), responses (OpenAI's Responses API),
 // gemini (the Gemini API), azure (Azure OpenAI's Chat Completions: the
-// chat wire behind Azure's routes, auth and errors), and openai, what the
+// chat wire behind Azure's routes, auth and errors), vertex (Vertex AI's
+// rawPredict: the anthropic wire behind Vertex's routes, auth and
+// Google's errors), and openai, what the
 // two OpenAI wires share (their error envelope and
 // wording, their headers, the readers of model, stream, an output budget
 // and content parts). A wire is a value with no state; one serves every
