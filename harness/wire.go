@@ -27,6 +27,8 @@ func newProvider(sc *scenario.Scenario, base, session string, hc *http.Client) r
 		return newGeminiProvider(sc, base, session, hc)
 	case scenario.WireAzure:
 		return newAzureProvider(sc, base, session, hc)
+	case scenario.WireVertex:
+		return newVertexProvider(sc, base, session, hc)
 	case scenario.WireOpenAI, scenario.WireOpenAIResponses:
 		p := openaiprovider.New(
 			oaoption.WithBaseURL(base+"v1/"),

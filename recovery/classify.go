@@ -186,7 +186,8 @@ func quotaExhausted(e *APIError) bool {
 }
 
 // googleKind reads a Google status (the error's status field, which
-// recovery/gemini puts in Type) where it settles the kind, so that an
+// recovery/gemini puts in Type, as recovery/anthropic does for Vertex
+// AI's gateway errors) where it settles the kind, so that an
 // error object inside a stream, which came with HTTP 200, is read as its
 // status says. A 429 RESOURCE_EXHAUSTED is a quota that will not pass
 // with time when a QuotaFailure violation names a per-day quota (a

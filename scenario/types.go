@@ -74,8 +74,9 @@ type Turn struct {
 	// Wire is the API the harness sends the turn by: WireAnthropic (the
 	// default, when empty), WireOpenAI (Chat Completions),
 	// WireOpenAIResponses (the Responses API), WireGemini (the Gemini
-	// API's generateContent) or WireAzure (Azure OpenAI's Chat Completions
-	// under a deployment).
+	// API's generateContent), WireAzure (Azure OpenAI's Chat Completions
+	// under a deployment) or WireVertex (Vertex AI's rawPredict for
+	// Anthropic models).
 	Wire string `yaml:"wire"`
 }
 
@@ -99,6 +100,7 @@ const (
 	WireOpenAIResponses = "openai-responses"
 	WireGemini          = "gemini"
 	WireAzure           = "azure"
+	WireVertex          = "vertex"
 )
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.
