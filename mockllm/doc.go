@@ -21,7 +21,9 @@
 // Vertex AI's Anthropic models at POST
 // /v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict
 // (and :streamRawPredict; the project names the scenario, or
-// <scenario>--<session> the session too); one script answers all six. docs/wire.md describes each wire, the request rules
+// <scenario>--<session> the session too), and OpenRouter's Chat
+// Completions at POST /<scenario>/api/v1/chat/completions; one script
+// answers all seven. docs/wire.md describes each wire, the request rules
 // the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
@@ -128,7 +130,8 @@
 // Responses API internal/wire/responses, the Gemini API
 // internal/wire/gemini, Azure OpenAI internal/wire/azure (the chat wire
 // behind Azure's routes), Vertex AI internal/wire/vertex (the anthropic
-// wire behind Vertex's routes); internal/wire/openai is what the
+// wire behind Vertex's routes), OpenRouter internal/wire/openrouter (the
+// chat wire behind OpenRouter's route); internal/wire/openai is what the
 // two OpenAI wires share (the error envelope and wording, the headers,
 // the readers of model, stream, max tokens and content parts), by
 // embedding openai.Base.

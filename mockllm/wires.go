@@ -8,6 +8,7 @@ import (
 	"github.com/faultbench/faultbench/mockllm/internal/wire/azure"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/chat"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/gemini"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openrouter"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/responses"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/vertex"
 )
@@ -17,7 +18,7 @@ import (
 // (Anthropic's) answers a path that no wire owns. A new wire is a folder
 // under internal/wire and a line here (doc.go).
 func wires() []wire.Wire {
-	return []wire.Wire{anthropic.Wire{}, chat.Wire{}, responses.Wire{}, gemini.Wire{}, azure.Wire{}, vertex.Wire{}}
+	return []wire.Wire{anthropic.Wire{}, chat.Wire{}, responses.Wire{}, gemini.Wire{}, azure.Wire{}, vertex.Wire{}, openrouter.Wire{}}
 }
 
 // route splits "/<scenario>/v1/messages" (or another wire's route) into
