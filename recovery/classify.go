@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -28,7 +29,9 @@ var _ Classifier = DefaultClassifier
 //   - an *APIError anywhere in the chain: its status, error type and code,
 //     the wording of its message (a 400, 413 or 422 that says the prompt or
 //     context is too long is a context overflow, with the numbers
-//     ParseOverflow finds) and its x-should-retry header; Azure OpenAI's
+//     ParseOverflow finds) and its x-should-retry header (a 200 whose body
+//     held an error, OpenRouter's, is read as the status its numeric Code
+//     names); Azure OpenAI's
 //     code content_filter is a refusal, and its code "429" a rate limit
 //     whatever its message says of quotas;
 //   - a transport error, by its cause chain: a net.Error that timed out is a
@@ -128,7 +131,13 @@ func classifyAPIError(f *Failure, e *APIError) {
 		return
 	}
 
-	switch code := e.StatusCode; {
+	code := e.StatusCode
+	if n, err := strconv.Atoi(e.Code); err == nil && code == http.StatusOK && n >= 400 && n <= 599 {
+		// An error a 200 carried in its body (OpenRouter's), its code
+		// the status it would have had.
+		code = n
+	}
+	switch {
 	case code == http.StatusBadRequest:
 		// Anthropic answers an empty balance with a 400 ("Your credit
 		// balance is too low"); it stops the turn either way.

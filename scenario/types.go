@@ -76,7 +76,7 @@ type Turn struct {
 	// WireOpenAIResponses (the Responses API), WireGemini (the Gemini
 	// API's generateContent), WireAzure (Azure OpenAI's Chat Completions
 	// under a deployment) or WireVertex (Vertex AI's rawPredict for
-	// Anthropic models).
+	// Anthropic models) or WireOpenRouter (OpenRouter's Chat Completions).
 	Wire string `yaml:"wire"`
 }
 
@@ -101,6 +101,7 @@ const (
 	WireGemini          = "gemini"
 	WireAzure           = "azure"
 	WireVertex          = "vertex"
+	WireOpenRouter      = "openrouter"
 )
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.
