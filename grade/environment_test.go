@@ -32,19 +32,22 @@ var _ = Describe("the client's environment", func() {
 	It("names each wire's base URL as its clients read it, and a dummy key for each", func() {
 		env := grade.Environment([]string{"PATH=/bin"}, "http://127.0.0.1:9/s/s/grade/", sc)
 		for k, want := range map[string]string{
-			"ANTHROPIC_BASE_URL":     "http://127.0.0.1:9/s/s/grade",
-			"OPENAI_BASE_URL":        "http://127.0.0.1:9/s/s/grade/v1",
-			"GOOGLE_GEMINI_BASE_URL": "http://127.0.0.1:9/s/s/grade",
-			"AZURE_OPENAI_ENDPOINT":  "http://127.0.0.1:9/s/s/grade",
-			"OPENAI_API_VERSION":     "2024-10-21",
-			"AZURE_OPENAI_API_KEY":   grade.DummyKey,
-			"FAULTBENCH_BASE_URL":    "http://127.0.0.1:9/s/s/grade/",
-			"FAULTBENCH_WIRE":        "gemini",
-			"FAULTBENCH_STREAM":      "true",
-			"ANTHROPIC_API_KEY":      grade.DummyKey,
-			"GEMINI_API_KEY":         grade.DummyKey,
-			"OPENAI_API_KEY":         grade.DummyKey,
-			"PATH":                   "/bin",
+			"ANTHROPIC_BASE_URL":          "http://127.0.0.1:9/s/s/grade",
+			"OPENAI_BASE_URL":             "http://127.0.0.1:9/s/s/grade/v1",
+			"GOOGLE_GEMINI_BASE_URL":      "http://127.0.0.1:9/s/s/grade",
+			"AZURE_OPENAI_ENDPOINT":       "http://127.0.0.1:9/s/s/grade",
+			"OPENAI_API_VERSION":          "2024-10-21",
+			"ANTHROPIC_VERTEX_BASE_URL":   "http://127.0.0.1:9/s/s/grade/v1",
+			"ANTHROPIC_VERTEX_PROJECT_ID": "s--grade",
+			"CLOUD_ML_REGION":             "us-east5",
+			"AZURE_OPENAI_API_KEY":        grade.DummyKey,
+			"FAULTBENCH_BASE_URL":         "http://127.0.0.1:9/s/s/grade/",
+			"FAULTBENCH_WIRE":             "gemini",
+			"FAULTBENCH_STREAM":           "true",
+			"ANTHROPIC_API_KEY":           grade.DummyKey,
+			"GEMINI_API_KEY":              grade.DummyKey,
+			"OPENAI_API_KEY":              grade.DummyKey,
+			"PATH":                        "/bin",
 		} {
 			v, ok := lookup(env, k)
 			Expect(ok).To(BeTrue(), k)

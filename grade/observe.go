@@ -165,13 +165,21 @@ const DummyKey = "faultbench-dummy-key"
 // (OPENAI_API_VERSION): Azure OpenAI's GA data-plane version.
 const AzureAPIVersion = "2024-10-21"
 
+// VertexRegion is the region a Vertex AI client is given
+// (CLOUD_ML_REGION).
+const VertexRegion = "us-east5"
+
 // Environment is the client's environment for one scenario: base, and
 // over it ANTHROPIC_BASE_URL (the session's base URL without its last
 // slash, as the Anthropic SDKs join paths), OPENAI_BASE_URL (with /v1),
 // GOOGLE_GEMINI_BASE_URL (without its last slash: @google/genai and
 // Gemini CLI add /v1beta/models/…), AZURE_OPENAI_ENDPOINT (likewise:
 // openai's AzureOpenAI adds /openai/deployments/…) and OPENAI_API_VERSION
-// (AzureAPIVersion), FAULTBENCH_BASE_URL (as serve prints
+// (AzureAPIVersion), ANTHROPIC_VERTEX_BASE_URL (with /v1: the TypeScript
+// and Python Vertex SDKs append /projects/…), ANTHROPIC_VERTEX_PROJECT_ID
+// (<scenario>--grade, which names the scenario and session to a client
+// that makes the path absolute, as anthropic-sdk-go does) and
+// CLOUD_ML_REGION (VertexRegion), FAULTBENCH_BASE_URL (as serve prints
 // it), FAULTBENCH_SCENARIO, and FAULTBENCH_MODEL,
 // FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE and FAULTBENCH_STREAM from
 // the scenario's turn, for a client that wants to follow it.
@@ -181,19 +189,22 @@ const AzureAPIVersion = "2024-10-21"
 // host (noProxy).
 func Environment(base []string, baseURL string, sc *scenario.Scenario) []string {
 	set := map[string]string{
-		"ANTHROPIC_BASE_URL":        strings.TrimSuffix(baseURL, "/"),
-		"OPENAI_BASE_URL":           baseURL + "v1",
-		"GOOGLE_GEMINI_BASE_URL":    strings.TrimSuffix(baseURL, "/"),
-		"AZURE_OPENAI_ENDPOINT":     strings.TrimSuffix(baseURL, "/"),
-		"OPENAI_API_VERSION":        AzureAPIVersion,
-		"FAULTBENCH_BASE_URL":       baseURL,
-		"FAULTBENCH_SCENARIO":       sc.Name,
-		"FAULTBENCH_MODEL":          sc.Turn.Model,
-		"FAULTBENCH_FALLBACK_MODEL": strings.Join(sc.Turn.Fallback, ","),
-		"FAULTBENCH_WIRE":           wireOf(sc),
-		"FAULTBENCH_STREAM":         fmt.Sprint(sc.Turn.Stream),
-		"NO_PROXY":                  noProxy(base, baseURL),
-		"no_proxy":                  noProxy(base, baseURL),
+		"ANTHROPIC_BASE_URL":          strings.TrimSuffix(baseURL, "/"),
+		"OPENAI_BASE_URL":             baseURL + "v1",
+		"GOOGLE_GEMINI_BASE_URL":      strings.TrimSuffix(baseURL, "/"),
+		"AZURE_OPENAI_ENDPOINT":       strings.TrimSuffix(baseURL, "/"),
+		"OPENAI_API_VERSION":          AzureAPIVersion,
+		"ANTHROPIC_VERTEX_BASE_URL":   baseURL + "v1",
+		"ANTHROPIC_VERTEX_PROJECT_ID": sc.Name + "--" + Session,
+		"CLOUD_ML_REGION":             VertexRegion,
+		"FAULTBENCH_BASE_URL":         baseURL,
+		"FAULTBENCH_SCENARIO":         sc.Name,
+		"FAULTBENCH_MODEL":            sc.Turn.Model,
+		"FAULTBENCH_FALLBACK_MODEL":   strings.Join(sc.Turn.Fallback, ","),
+		"FAULTBENCH_WIRE":             wireOf(sc),
+		"FAULTBENCH_STREAM":           fmt.Sprint(sc.Turn.Stream),
+		"NO_PROXY":                    noProxy(base, baseURL),
+		"no_proxy":                    noProxy(base, baseURL),
 	}
 	for _, k := range dummyKeys {
 		set[k] = DummyKey
@@ -206,6 +217,7 @@ func Environment(base []string, baseURL string, sc *scenario.Scenario) []string 
 		}
 	}
 	for _, k := range []string{"ANTHROPIC_BASE_URL", "OPENAI_BASE_URL", "GOOGLE_GEMINI_BASE_URL", "AZURE_OPENAI_ENDPOINT", "OPENAI_API_VERSION",
+		"ANTHROPIC_VERTEX_BASE_URL", "ANTHROPIC_VERTEX_PROJECT_ID", "CLOUD_ML_REGION",
 		"FAULTBENCH_BASE_URL", "FAULTBENCH_SCENARIO", "FAULTBENCH_MODEL", "FAULTBENCH_FALLBACK_MODEL", "FAULTBENCH_WIRE", "FAULTBENCH_STREAM",
 		"ANTHROPIC_API_KEY", "OPENAI_API_KEY", "GEMINI_API_KEY", "AZURE_OPENAI_API_KEY", "NO_PROXY", "no_proxy"} {
 		if v, ok := set[k]; ok {

@@ -30,6 +30,18 @@ func newProvider(sc *scenario.Scenario, base, session string, hc *http.Client) r
 		return newAzureProvider(sc, base, session, hc)
 	case scenario.WireBedrock:
 		return newBedrockProvider(sc, base, session, hc)
+	case scenario.WireVertex:
+		return newVertexProvider(sc, base, session, hc)
+	case scenario.WireOpenRouter:
+		// OpenRouter's base URL ends in api/v1/.
+		return openaiprovider.New(
+			oaoption.WithBaseURL(base+"api/v1/"),
+			oaoption.WithAPIKey("faultbench"),
+			oaoption.WithHTTPClient(hc),
+			oaoption.WithHeader(mockllm.SessionHeader, session),
+		).WithRequestOptions(func(r recovery.Request) []oaoption.RequestOption {
+			return []oaoption.RequestOption{oaoption.WithHeader(mockllm.PurposeHeader, string(r.Purpose))}
+		}).WithStream(sc.Turn.Stream)
 	case scenario.WireOpenAI, scenario.WireOpenAIResponses:
 		p := openaiprovider.New(
 			oaoption.WithBaseURL(base+"v1/"),

@@ -99,4 +99,49 @@ var _ = Describe("turn.wire", func() {
 			Expect(r.AttemptsLog[0].Kind).To(Equal(want), sc.Name)
 		}
 	})
+	It("sends a Vertex turn by anthropic-sdk-go's vertex option to the mock's Vertex routes, streamed or not", func() {
+		vertex := func(stream bool) *scenario.Scenario {
+			return &scenario.Scenario{
+				Name:   fmt.Sprintf("vertex-%v", stream),
+				Models: map[string]scenario.Model{"claude-sonnet-4": {ContextWindow: 200000, MaxOutput: 8000}},
+				Turn: scenario.Turn{Wire: scenario.WireVertex, Model: "claude-sonnet-4", MaxTokens: 1000, Stream: stream, SystemTokens: 100,
+					Messages: []scenario.MessageGroup{{Count: 1, Tokens: 500}}, AnswerTokens: 200},
+				Script: []scenario.Rule{{When: scenario.When{Before: scenario.Duration(3 * time.Second)}, Respond: scenario.Respond{Status: 429}}, {Respond: scenario.Respond{OK: true}}},
+			}
+		}
+		rep, err := harness.Run(context.Background(), []*scenario.Scenario{vertex(false), vertex(true)}, []recovery.Strategy{recovery.Classifying()}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		for _, name := range []string{"vertex-false", "vertex-true"} {
+			r := result(rep, name, "classify")
+			Expect(r.Outcome).To(BeEquivalentTo("success"), name)
+			Expect(r.AttemptsLog[0].Status).To(Equal(429), name)
+			Expect(r.AttemptsLog[0].Kind).To(Equal("rate_limit"), name)
+			// Vertex's 429 names no wait: the engine's own backoff (1 s,
+			// then 2 s), where a retry-after would have had it wait 3 s once.
+			Expect(r.Attempts).To(Equal(3), name)
+			Expect(r.AttemptsLog[1].WaitBeforeMS).To(BeEquivalentTo(1000), name)
+		}
+	})
+	It("sends an OpenRouter turn by openai-go to the mock's OpenRouter route: an error at HTTP 200 is retried, a 402 is not", func() {
+		openrouter := func(name string, respond scenario.Respond) *scenario.Scenario {
+			return &scenario.Scenario{
+				Name:   name,
+				Models: map[string]scenario.Model{"anthropic/claude-sonnet-4": {ContextWindow: 200000, MaxOutput: 8000}},
+				Turn: scenario.Turn{Wire: scenario.WireOpenRouter, Model: "anthropic/claude-sonnet-4", MaxTokens: 1000, SystemTokens: 100,
+					Messages: []scenario.MessageGroup{{Count: 1, Tokens: 500}}, AnswerTokens: 200},
+				Script: []scenario.Rule{{When: scenario.When{Attempt: 1}, Respond: respond}, {Respond: scenario.Respond{OK: true}}},
+			}
+		}
+		scs := []*scenario.Scenario{openrouter("or-in-body", scenario.Respond{Status: 502, Type: "in_body"}), openrouter("or-402", scenario.Respond{Status: 402})}
+		rep, err := harness.Run(context.Background(), scs, []recovery.Strategy{recovery.Classifying()}, harness.Options{Seed: 1})
+		Expect(err).NotTo(HaveOccurred())
+		r := result(rep, "or-in-body", "classify")
+		Expect(r.Outcome).To(BeEquivalentTo("success"))
+		Expect(r.Attempts).To(Equal(2))
+		Expect(r.AttemptsLog[0].Status).To(Equal(200))
+		Expect(r.AttemptsLog[0].Kind).To(Equal("server"))
+		r = result(rep, "or-402", "classify")
+		Expect(r.Attempts).To(Equal(1))
+		Expect(r.AttemptsLog[0].Kind).To(Equal("quota_exhausted"))
+	})
 })

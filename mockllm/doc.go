@@ -19,9 +19,15 @@
 // /<scenario>/openai/deployments/{deployment}/chat/completions?api-version=V
 // and /<scenario>/openai/v1/chat/completions (the key in api-key), and
 // Bedrock's InvokeModel at POST /<scenario>/model/{modelId}/invoke and
-// invoke-with-response-stream (the AWS event stream); one script answers
-// all six. WithDefaultScenario serves a scenario at the paths that name
-// none, for a Bedrock client whose request path is absolute. docs/wire.md describes each wire, the request rules
+// invoke-with-response-stream (the AWS event stream), Vertex AI's
+// Anthropic models at POST
+// /v1/projects/{project}/locations/{region}/publishers/anthropic/models/{model}:rawPredict
+// (and :streamRawPredict; the project names the scenario, or
+// <scenario>--<session> the session too), and OpenRouter's Chat
+// Completions at POST /<scenario>/api/v1/chat/completions; one script
+// answers all eight. WithDefaultScenario serves a scenario at the paths
+// that name none, for a Bedrock client whose request path is absolute.
+// docs/wire.md describes each wire, the request rules
 // the mock enforces in the real APIs' words, and the journal. Start puts it on a loopback
 // listener and Endpoint.BaseURL gives a scenario's base URL. Requests
 // belong to sessions, named by the X-Faultbench-Session header ("default"
@@ -130,7 +136,9 @@
 // Responses API internal/wire/responses, the Gemini API
 // internal/wire/gemini, Azure OpenAI internal/wire/azure (the chat wire
 // behind Azure's routes), Bedrock internal/wire/bedrock (the Messages
-// API's wire behind Bedrock's routes, errors and event stream); internal/wire/openai is what the
+// API's wire behind Bedrock's routes, errors and event stream), Vertex AI
+// internal/wire/vertex (the anthropic wire behind Vertex's routes), OpenRouter internal/wire/openrouter (the
+// chat wire behind OpenRouter's route); internal/wire/openai is what the
 // two OpenAI wires share (the error envelope and wording, the headers,
 // the readers of model, stream, max tokens and content parts), by
 // embedding openai.Base.

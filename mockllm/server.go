@@ -281,6 +281,9 @@ func (s *Server) ServeHTTP(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	name, wr, rt, ok := s.routeOrDefault(r.URL.Path, r.URL.RawQuery) // defaultscenario.go
+	if rt.Session != "" && header(r.Header, SessionHeader, "") == "" {
+		sessName = rt.Session // Vertex's project names it, unless the header does
+	}
 	if rt.Key != "" && r.Header.Get(rt.KeyHeader) == "" {
 		r.Header.Set(rt.KeyHeader, rt.Key) // ?key= is the key in the query
 	}

@@ -9,7 +9,9 @@ import (
 	"github.com/faultbench/faultbench/mockllm/internal/wire/bedrock"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/chat"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/gemini"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/openrouter"
 	"github.com/faultbench/faultbench/mockllm/internal/wire/responses"
+	"github.com/faultbench/faultbench/mockllm/internal/wire/vertex"
 )
 
 // wires are the APIs a server speaks, built here and nowhere else: a
@@ -17,7 +19,7 @@ import (
 // (Anthropic's) answers a path that no wire owns. A new wire is a folder
 // under internal/wire and a line here (doc.go).
 func wires() []wire.Wire {
-	return []wire.Wire{anthropic.Wire{}, chat.Wire{}, responses.Wire{}, gemini.Wire{}, azure.Wire{}, bedrock.Wire{}}
+	return []wire.Wire{anthropic.Wire{}, chat.Wire{}, responses.Wire{}, gemini.Wire{}, azure.Wire{}, bedrock.Wire{}, vertex.Wire{}, openrouter.Wire{}}
 }
 
 // route splits "/<scenario>/v1/messages" (or another wire's route) into

@@ -9,6 +9,7 @@ import (
 	"net"
 	"net/http"
 	"regexp"
+	"strconv"
 	"strings"
 	"syscall"
 )
@@ -28,7 +29,9 @@ var _ Classifier = DefaultClassifier
 //   - an *APIError anywhere in the chain: its status, error type and code,
 //     the wording of its message (a 400, 413 or 422 that says the prompt or
 //     context is too long is a context overflow, with the numbers
-//     ParseOverflow finds) and its x-should-retry header; Azure OpenAI's
+//     ParseOverflow finds) and its x-should-retry header (a 200 whose body
+//     held an error, OpenRouter's, is read as the status its numeric Code
+//     names); Azure OpenAI's
 //     code content_filter is a refusal, and its code "429" a rate limit
 //     whatever its message says of quotas; Amazon Bedrock's exceptions, by
 //     the name in the error's type or x-amzn-ErrorType (bedrock.go:
@@ -136,7 +139,13 @@ func classifyAPIError(f *Failure, e *APIError) {
 		return
 	}
 
-	switch code := e.StatusCode; {
+	code := e.StatusCode
+	if n, err := strconv.Atoi(e.Code); err == nil && code == http.StatusOK && n >= 400 && n <= 599 {
+		// An error a 200 carried in its body (OpenRouter's), its code
+		// the status it would have had.
+		code = n
+	}
+	switch {
 	case code == http.StatusBadRequest:
 		// Anthropic answers an empty balance with a 400 ("Your credit
 		// balance is too low"); it stops the turn either way.
@@ -194,7 +203,8 @@ func quotaExhausted(e *APIError) bool {
 }
 
 // googleKind reads a Google status (the error's status field, which
-// recovery/gemini puts in Type) where it settles the kind, so that an
+// recovery/gemini puts in Type, as recovery/anthropic does for Vertex
+// AI's gateway errors) where it settles the kind, so that an
 // error object inside a stream, which came with HTTP 200, is read as its
 // status says. A 429 RESOURCE_EXHAUSTED is a quota that will not pass
 // with time when a QuotaFailure violation names a per-day quota (a

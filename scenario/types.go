@@ -75,8 +75,9 @@ type Turn struct {
 	// default, when empty), WireOpenAI (Chat Completions),
 	// WireOpenAIResponses (the Responses API), WireGemini (the Gemini
 	// API's generateContent), WireAzure (Azure OpenAI's Chat Completions
-	// under a deployment) or WireBedrock (Amazon Bedrock's InvokeModel for
-	// an Anthropic model).
+	// under a deployment), WireBedrock (Amazon Bedrock's InvokeModel for
+	// an Anthropic model), WireVertex (Vertex AI's rawPredict for Anthropic
+	// models) or WireOpenRouter (OpenRouter's Chat Completions).
 	Wire string `yaml:"wire"`
 }
 
@@ -101,6 +102,8 @@ const (
 	WireGemini          = "gemini"
 	WireAzure           = "azure"
 	WireBedrock         = "bedrock"
+	WireVertex          = "vertex"
+	WireOpenRouter      = "openrouter"
 )
 
 // MessageGroup is Count messages sharing Tokens tokens, roles alternating.

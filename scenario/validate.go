@@ -257,13 +257,13 @@ func (v *validator) turn(s *Scenario) {
 		v.ceiling("turn.max_tokens", t.MaxTokens)
 	}
 	switch t.Wire {
-	case "", WireAnthropic, WireGemini, WireOpenAI, WireAzure, WireBedrock:
+	case "", WireAnthropic, WireGemini, WireOpenAI, WireAzure, WireBedrock, WireVertex, WireOpenRouter:
 	case WireOpenAIResponses:
 		if t.Stream {
-			v.errorf("turn.stream", "the harness streams only on the %s, %s, %s, %s and %s wires, not on %s", WireAnthropic, WireOpenAI, WireGemini, WireAzure, WireBedrock, t.Wire)
+			v.errorf("turn.stream", "the harness streams only on the %s, %s, %s, %s, %s, %s and %s wires, not on %s", WireAnthropic, WireOpenAI, WireGemini, WireAzure, WireBedrock, WireVertex, WireOpenRouter, t.Wire)
 		}
 	default:
-		v.errorf("turn.wire", "%q is not a wire; use %s, %s, %s, %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses, WireGemini, WireAzure, WireBedrock)
+		v.errorf("turn.wire", "%q is not a wire; use %s, %s, %s, %s, %s, %s, %s or %s", t.Wire, WireAnthropic, WireOpenAI, WireOpenAIResponses, WireGemini, WireAzure, WireBedrock, WireVertex, WireOpenRouter)
 	}
 	switch {
 	case t.SystemTokens < 0:

@@ -26,9 +26,9 @@ var _ = Describe("turn.wire", func() {
 
 	It("refuses another wire, and a stream on the Responses API, naming the field", func() {
 		_, err := scenario.Parse("w.yaml", []byte(doc("  wire: grpc\n")))
-		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai, openai-responses, gemini, azure or bedrock`)))
+		Expect(err).To(MatchError(ContainSubstring(`turn.wire: "grpc" is not a wire; use anthropic, openai, openai-responses, gemini, azure, bedrock, vertex or openrouter`)))
 		_, err = scenario.Parse("w.yaml", []byte(doc("  wire: openai-responses\n  stream: true\n")))
-		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic, openai, gemini, azure and bedrock wires, not on openai-responses")))
+		Expect(err).To(MatchError(ContainSubstring("turn.stream: the harness streams only on the anthropic, openai, gemini, azure, bedrock, vertex and openrouter wires, not on openai-responses")))
 		sc, err := scenario.Parse("w.yaml", []byte(doc("  wire: openai\n  stream: true\n")))
 		Expect(err).NotTo(HaveOccurred())
 		Expect(sc.Turn.Stream).To(BeTrue())

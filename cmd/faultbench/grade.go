@@ -43,7 +43,8 @@ func newGradeCmd(stdout, stderr io.Writer) *cobra.Command {
 		Long: `grade runs CMD once per scenario of a pack (default: the built-in one; --write-pack DIR
 writes it out to edit), against the mock on a loopback port, in real time. Each run gets its own
 session in its base URL, in the environment: ANTHROPIC_BASE_URL, OPENAI_BASE_URL (with /v1),
-GOOGLE_GEMINI_BASE_URL, AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION, FAULTBENCH_BASE_URL,
+GOOGLE_GEMINI_BASE_URL, AZURE_OPENAI_ENDPOINT, OPENAI_API_VERSION, ANTHROPIC_VERTEX_BASE_URL
+(with /v1), ANTHROPIC_VERTEX_PROJECT_ID, CLOUD_ML_REGION, FAULTBENCH_BASE_URL,
 FAULTBENCH_SCENARIO, FAULTBENCH_MODEL, FAULTBENCH_FALLBACK_MODEL, FAULTBENCH_WIRE,
 FAULTBENCH_STREAM, a dummy ANTHROPIC_API_KEY, OPENAI_API_KEY, GEMINI_API_KEY and
 AZURE_OPENAI_API_KEY in place of yours (your other credentials are left out), and NO_PROXY

@@ -219,15 +219,21 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 		Error struct {
 			Type    string `json:"type"`
 			Message string `json:"message"`
+			Status  string `json:"status"`
 		} `json:"error"`
 		// Message is Amazon Bedrock's {"message": …}, the body of every
 		// error of the bedrock option's; its exception is in
 		// x-amzn-ErrorType, which the classifier reads.
 		Message string `json:"message"`
 	}
-	valid := json.Unmarshal([]byte(raw), &body) == nil
+	valid := json.Unmarshal(googleError([]byte(raw)), &body) == nil
 	if out.Type == "" {
 		out.Type = body.Error.Type
+	}
+	if out.Type == "" {
+		// Vertex AI's gateway: a Google status (RESOURCE_EXHAUSTED), read
+		// as the Gemini transport reads it.
+		out.Type = body.Error.Status
 	}
 	if out.Message == "" {
 		out.Message = body.Error.Message
@@ -246,4 +252,15 @@ func apiError(e *anthropic.Error) *recovery.APIError {
 		}
 	}
 	return out
+}
+
+// googleError is the one error of a body that is a JSON array of errors,
+// as Vertex AI sends its quota 429 ([{"error":{…}}]); any other body as
+// it is.
+func googleError(raw []byte) []byte {
+	var list []json.RawMessage
+	if len(raw) > 0 && raw[0] == '[' && json.Unmarshal(raw, &list) == nil && len(list) > 0 {
+		return list[0]
+	}
+	return raw
 }

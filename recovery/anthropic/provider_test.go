@@ -263,6 +263,27 @@ var _ = Describe("Provider", func() {
 		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindRequestTooLarge))
 	})
 
+	DescribeTable("reads Vertex AI's gateway errors, Google's envelope, as their status says",
+		func(status int, body string, typ string, kind recovery.Kind) {
+			messages().Reply(status).SetHeader("Content-Type", "application/json").BodyString(body)
+			_, err := provider.Send(ctx, turn())
+			var apiErr *recovery.APIError
+			Expect(errors.As(err, &apiErr)).To(BeTrue())
+			Expect(apiErr.Type).To(Equal(typ))
+			Expect(apiErr.Message).NotTo(HavePrefix("["))
+			Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(kind))
+		},
+		Entry("the quota 429, a JSON array whose message speaks of a quota, is a rate limit", 429,
+			`[{"error":{"code":429,"message":"Quota exceeded for aiplatform.googleapis.com/online_prediction_requests_per_base_model with base model: anthropic-claude.","status":"RESOURCE_EXHAUSTED"}}]`,
+			"RESOURCE_EXHAUSTED", recovery.KindRateLimit),
+		Entry("a model not enabled is an invalid request", 400,
+			`{"error":{"code":400,"message":"Project is not allowed to use Publisher Model","status":"FAILED_PRECONDITION"}}`,
+			"FAILED_PRECONDITION", recovery.KindInvalidRequest),
+		Entry("a missing token is an auth error", 401,
+			`{"error":{"code":401,"message":"Request had invalid authentication credentials.","status":"UNAUTHENTICATED"}}`,
+			"UNAUTHENTICATED", recovery.KindAuth),
+	)
+
 	It("takes the words of a proxy's page that is not JSON", func() {
 		messages().Reply(502).SetHeader("Content-Type", "text/html").
 			BodyString("<html><body>502 Bad Gateway</body></html>")

@@ -93,6 +93,9 @@ func (p *Provider) Send(ctx context.Context, req recovery.Request) (*recovery.Re
 	if err != nil {
 		return nil, sendError(httpResp, err)
 	}
+	if e := inBodyError(completion, httpResp); e != nil {
+		return nil, e
+	}
 	return response(completion, httpResp), nil
 }
 
@@ -193,6 +196,31 @@ func response(c *sdk.ChatCompletion, httpResp *http.Response) *recovery.Response
 		resp.Header = httpResp.Header
 	}
 	return resp
+}
+
+// inBodyError is the error a 200 carries in its body instead of choices,
+// as OpenRouter answers once the model has started on a request:
+// {"error":{"code":502,"message":…}}. The APIError keeps the HTTP status
+// (200) and puts the body's code in Code, which the classifier reads as
+// the status it names; nil when the body holds choices or no error.
+func inBodyError(c *sdk.ChatCompletion, httpResp *http.Response) *recovery.APIError {
+	if len(c.Choices) > 0 {
+		return nil
+	}
+	var body struct {
+		Error *struct {
+			Code    json.RawMessage `json:"code"`
+			Message string          `json:"message"`
+		} `json:"error"`
+	}
+	if json.Unmarshal([]byte(c.RawJSON()), &body) != nil || body.Error == nil {
+		return nil
+	}
+	out := &recovery.APIError{StatusCode: http.StatusOK, Code: strings.Trim(string(body.Error.Code), `"`), Message: body.Error.Message}
+	if httpResp != nil {
+		out.StatusCode, out.Header = httpResp.StatusCode, httpResp.Header
+	}
+	return out
 }
 
 // maxRawMessage bounds how much of a body that is not JSON becomes the

@@ -184,6 +184,18 @@ var _ = Describe("Provider", func() {
 		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindServer))
 	})
 
+	It("fails a 200 that carries an error instead of choices (OpenRouter's), its code read as the status it names", func() {
+		completions().Reply(200).SetHeader("Content-Type", "application/json").
+			BodyString(`{"error":{"code":502,"message":"Provider returned error","metadata":{"provider_name":"Anthropic"}},"user_id":"u"}`)
+		_, err := provider.Send(ctx, turn())
+		var apiErr *recovery.APIError
+		Expect(errors.As(err, &apiErr)).To(BeTrue(), "%v", err)
+		Expect(apiErr.StatusCode).To(Equal(200))
+		Expect(apiErr.Code).To(Equal("502"))
+		Expect(apiErr.Message).To(Equal("Provider returned error"))
+		Expect(recovery.DefaultClassifier(nil, err).Kind).To(Equal(recovery.KindServer))
+	})
+
 	It("keeps the retries off even when the caller asks for them", func() {
 		completions().Times(1).Reply(503).JSON(serverBody)
 		completions().Times(1).Reply(200).JSON(answerBody)

@@ -16,7 +16,9 @@
 // gemini (the Gemini API), azure (Azure OpenAI's Chat Completions: the
 // chat wire behind Azure's routes, auth and errors), bedrock (Amazon
 // Bedrock's InvokeModel: the Anthropic wire behind Bedrock's routes, its
-// exceptions and the AWS event stream), and openai, what the
+// exceptions and the AWS event stream), vertex (Vertex AI's rawPredict:
+// the anthropic wire behind Vertex's routes, auth and Google's errors), openrouter (OpenRouter's Chat Completions: the chat
+// wire behind its route and errors), and openai, what the
 // two OpenAI wires share (their error envelope and
 // wording, their headers, the readers of model, stream, an output budget
 // and content parts). A wire is a value with no state; one serves every

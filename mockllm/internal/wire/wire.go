@@ -160,6 +160,9 @@ type Route struct {
 	Array     bool
 	Key       string
 	KeyHeader string
+	// Session names the request's session when the path does (Vertex's
+	// project <scenario>--<session>); the session header, when sent, wins.
+	Session string
 }
 
 // HeaderReader is a wire whose reading of a body depends on the request's
