@@ -17,6 +17,8 @@ var skips = []struct{ file, match, why string }{
 	{"docs/grade.md", "node client.mjs", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "python agent.py", "a client of yours, which the docs do not ship"},
 	{"docs/grade.md", "./agent", "a client of yours, which the docs do not ship"},
+	{"docs/grade.md", "node clients/node/client.mjs", "needs the official SDKs that npm ci installs into clients/node; .ci/run's Node suite runs that client"},
+	{"docs/grade.md", "ceiling.mjs giveup60", "a minute of a Node client at 60x beside every preset; the warp's specs (FAULTBENCH_WARP_SPECS=1 in .ci/run) grade the same probe"},
 	{"docs/mutation.md", "go run ./internal/mutate", "the mutation run: minutes to an hour in the repository (docs/mutation.md)"},
 	{"docs/performance.md", "-bench", "benchmarks: minutes of CPU, measured by hand"},
 	{"docs/performance.md", "mkdir -p /tmp/sc1700", "a measurement of 1,700 scenarios: minutes"},
@@ -55,6 +57,9 @@ var rewrites = []struct{ old, new, why string }{
 	{"go run ./cmd/faultbench", "faultbench", "the binary built from this checkout, first on PATH"},
 	{"go install ./cmd/faultbench", `(cd "$FAULTBENCH_REPO" && GOBIN="$FAULTBENCH_BIN" go install ./cmd/faultbench)`, "installs into the test's own bin folder, first on PATH"},
 	{"run scenarios-large/", `run "$FAULTBENCH_REPO/scenarios-large/"`, "faultbench init writes the default suite, not the large one: the checkout's"},
+	{"run scenarios-clouds/", `run "$FAULTBENCH_REPO/scenarios-clouds/"`, "faultbench init writes the default suite, not the clouds' scenarios: the checkout's"},
+	{"run scenarios-bedrock/", `run "$FAULTBENCH_REPO/scenarios-bedrock/"`, "faultbench init writes the default suite, not Bedrock's scenarios: the checkout's"},
+	{" grade/testdata/", ` "$FAULTBENCH_REPO"/grade/testdata/`, "the probe clients and packs of the source, not of faultbench init's folder"},
 	{"cd /some/empty/folder", `cd "$(mktemp -d)"`, "the docs' placeholder for an empty folder"},
 	{"127.0.0.1:8080", "$FAULTBENCH_ADDR", "serve listens on a free port, not 8080"},
 }
